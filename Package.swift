@@ -1,0 +1,98 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see ../shared/ARCHITECTURE.md and docs/decisions/):
+//   Geodesy          pure numerics, depends on nothing
+//   LocationEngine   pure state machine over plain values; depends on Geodesy only
+//   LocationSources  I/O that produces fixes (simulator now; NMEA, gpsd, IIO later)
+//   LocationStorage  SQLite (GRDB): authorization decisions, later regions and records
+//   CoreLocation     Apple's façade; owns no policy, translates calls into engine inputs
+//   locationctl      the command-line tool
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "swift-corelocation",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
+        .executable(name: "locationctl", targets: ["locationctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(name: "Geodesy", swiftSettings: strictSettings),
+        .target(
+            name: "LocationEngine",
+            dependencies: ["Geodesy"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationSources",
+            dependencies: [
+                "LocationEngine",
+                "Geodesy",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocationStorage",
+            dependencies: [
+                "LocationEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CoreLocation",
+            dependencies: [
+                "Geodesy",
+                "LocationEngine",
+                "LocationSources",
+                "LocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "locationctl",
+            dependencies: [
+                "CoreLocation",
+                "LocationEngine",
+                "LocationSources",
+                "LocationStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
+        .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LocationSourcesTests",
+            dependencies: ["LocationSources", "LocationEngine"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocationStorageTests",
+            dependencies: ["LocationStorage", "LocationEngine"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationTests",
+            dependencies: ["CoreLocation", "LocationEngine", "LocationSources", "LocationStorage"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocationctlTests",
+            dependencies: ["locationctl"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)
