@@ -1,0 +1,98 @@
+import Foundation
+
+/// Names one client of the engine: a `CLLocationManager`, a `liveUpdates` stream, a CLI session.
+public struct ClientID: Hashable, Codable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "client-\(rawValue)" }
+}
+
+/// What a client asks of the standard location service.
+public struct UpdateRequest: Hashable, Codable, Sendable {
+    /// Metres, as `CLLocationManager.desiredAccuracy`: negative means "the best available"
+    /// (kCLLocationAccuracyBest −1, BestForNavigation −2); NaN is taken as best.
+    public var desiredAccuracy: Double
+    /// Metres, as `CLLocationManager.distanceFilter`: zero, negative or NaN means every fix.
+    public var distanceFilter: Double
+    /// `CLActivityType.rawValue`; kept for auto-pause (a later issue) and status output.
+    public var activityType: Int
+
+    public init(desiredAccuracy: Double = -1, distanceFilter: Double = -1, activityType: Int = 1) {
+        self.desiredAccuracy = desiredAccuracy
+        self.distanceFilter = distanceFilter
+        self.activityType = activityType
+    }
+}
+
+/// The authorization an app holds, as decided outside the engine (storage, prompt, policy).
+public struct ClientAuthorization: Hashable, Codable, Sendable {
+    public var level: AuthorizationLevel
+    public var accuracy: AccuracyLevel
+
+    public init(level: AuthorizationLevel, accuracy: AccuracyLevel = .full) {
+        self.level = level
+        self.accuracy = accuracy
+    }
+
+    public var allowsLocation: Bool { level == .whenInUse || level == .always }
+    public var isDecidedAgainst: Bool { level == .denied || level == .restricted }
+}
+
+/// A command from one client.
+public enum ClientCommand: Hashable, Codable, Sendable {
+    case register(label: String, authorization: ClientAuthorization)
+    case setAuthorization(ClientAuthorization)
+    case startUpdates(UpdateRequest)
+    case stopUpdates
+    case requestLocation(UpdateRequest)
+    case unregister
+}
+
+/// News from one source.
+public enum SourceReport: Hashable, Codable, Sendable {
+    case fix(Fix)
+    case unavailable(reason: String)
+    case finished
+}
+
+/// Everything the engine reacts to. Time comes alongside, in `handle(_:at:)`.
+public enum EngineInput: Hashable, Codable, Sendable {
+    case client(ClientID, ClientCommand)
+    case source(SourceID, SourceReport)
+    /// Time passed; the shell sends this at `nextDeadline`.
+    case tick
+}
+
+/// Failures the engine reports to a client; the façade maps them to `CLError` codes.
+public enum EngineFailure: String, Hashable, Codable, Sendable {
+    /// kCLErrorLocationUnknown: no position right now; the engine keeps trying.
+    case locationUnknown
+    /// kCLErrorDenied: the app is not authorized.
+    case denied
+}
+
+/// One batch of locations for one client.
+public struct Delivery: Hashable, Codable, Sendable {
+    public var fixes: [Fix]
+    /// The device has not moved for a while (see `StationaryDetector`).
+    public var isStationary: Bool
+    /// The fixes were coarsened because the app holds reduced accuracy.
+    public var accuracyLimited: Bool
+    /// True for the one answer to `requestLocation`.
+    public var isRequestedLocation: Bool
+
+    public init(fixes: [Fix], isStationary: Bool, accuracyLimited: Bool, isRequestedLocation: Bool) {
+        self.fixes = fixes
+        self.isStationary = isStationary
+        self.accuracyLimited = accuracyLimited
+        self.isRequestedLocation = isRequestedLocation
+    }
+}
+
+/// What the shell must do after an input.
+public enum EngineAction: Hashable, Codable, Sendable {
+    case deliver(ClientID, Delivery)
+    case fail(ClientID, EngineFailure)
+    case powerOn(SourceID)
+    case powerOff(SourceID)
+}

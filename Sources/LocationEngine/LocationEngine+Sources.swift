@@ -1,0 +1,100 @@
+import Foundation
+
+extension LocationEngine {
+    mutating func handle(_ report: SourceReport, from id: SourceID, at now: Double, into actions: inout [EngineAction]) {
+        guard var source = sources[id] else { return }
+        switch report {
+        case let .fix(fix):
+            // A source that is off may still flush one last fix; it is real, so it is used.
+            source.lastFix = fix
+            source.lastFixAt = now
+            source.fixCount += 1
+            source.isAvailable = true
+            sources[id] = source
+            guard fix.horizontalAccuracy >= 0, fix.latitude.isFinite, fix.longitude.isFinite,
+                abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
+            else { return }
+            latest = (fix, now)
+            stationary.observe(fix, at: now)
+            for client in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                offer(fix, to: client, at: now, isCached: false, into: &actions)
+            }
+        case let .unavailable(reason):
+            source.isAvailable = false
+            source.lastProblem = reason
+            sources[id] = source
+        case .finished:
+            source.isFinished = true
+            source.isAvailable = false
+            source.lastProblem = "finished"
+            if source.powered {
+                if let since = source.poweredSince { source.onTime += now - since }
+                // Tell the shell too, so it releases whatever the source holds.
+                actions.append(.powerOff(id))
+            }
+            source.powered = false
+            source.poweredSince = nil
+            sources[id] = source
+        }
+    }
+
+    /// Powers the cheapest source that meets the most demanding active client, and nothing else.
+    mutating func selectSources(at now: Double, into actions: inout [EngineAction]) {
+        let wanted = chooseSources()
+        for id in sourceOrder {
+            guard var source = sources[id] else { continue }
+            let shouldPower = wanted.contains(id)
+            if shouldPower && !source.powered {
+                source.powered = true
+                source.poweredSince = now
+                actions.append(.powerOn(id))
+            } else if !shouldPower && source.powered {
+                source.powered = false
+                if let since = source.poweredSince { source.onTime += now - since }
+                source.poweredSince = nil
+                actions.append(.powerOff(id))
+            }
+            sources[id] = source
+        }
+    }
+
+    /// The accuracy, metres, the active clients need: 0 means "the best there is"; nil, nobody.
+    var demandedAccuracy: Double? {
+        var demand: Double?
+        for client in clients.values where client.isActive {
+            let request = client.pending?.request ?? client.updates
+            var needed = client.isReduced ? configuration.reducedAccuracyDemand : (request?.desiredAccuracy ?? 0)
+            if needed.isNaN || needed < 0 { needed = 0 }
+            if let updates = client.updates, !client.isReduced {
+                needed = min(needed, updates.desiredAccuracy.isNaN || updates.desiredAccuracy < 0 ? 0 : updates.desiredAccuracy)
+            }
+            demand = min(demand ?? .infinity, needed)
+        }
+        return demand
+    }
+
+    func chooseSources() -> Set<SourceID> {
+        guard var demand = demandedAccuracy else { return [] }
+        let usable = sourceOrder.compactMap { sources[$0] }.filter { !$0.isFinished }
+        if demand == 0 {
+            // "Best": as accurate as the best source we have.
+            demand = usable.map(\.descriptor.expectedAccuracy).min() ?? 0
+        }
+        let byCost = usable.sorted {
+            ($0.descriptor.powerCost, $0.descriptor.expectedAccuracy) < ($1.descriptor.powerCost, $1.descriptor.expectedAccuracy)
+        }
+        let meeting = byCost.filter { $0.descriptor.expectedAccuracy <= demand }
+        if let first = meeting.first {
+            guard !first.isAvailable, let fallback = meeting.dropFirst().first(where: \.isAvailable) else {
+                return [first.descriptor.id]
+            }
+            // The cheapest one is silent: keep it on to notice its return, and use the next one.
+            return [first.descriptor.id, fallback.descriptor.id]
+        }
+        // Nothing meets the demand: the most accurate source is the best we can do.
+        let best = usable.min {
+            ($0.descriptor.expectedAccuracy, $0.descriptor.powerCost) < ($1.descriptor.expectedAccuracy, $1.descriptor.powerCost)
+        }
+        return best.map { [$0.descriptor.id] } ?? []
+    }
+}

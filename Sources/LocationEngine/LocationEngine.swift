@@ -1,0 +1,121 @@
+import Foundation
+import Geodesy
+
+/// Core Location's behaviour as a deterministic state machine.
+///
+/// The engine knows nothing of Apple's classes, threads or clocks: a shell feeds it inputs with the
+/// current monotonic time (`handle(_:at:)`) and performs the actions it returns (deliver, fail,
+/// power a source on or off). It asks to be woken with `.tick` at `nextDeadline`. Given the same
+/// inputs at the same times it always answers the same way, so tests run hours of simulated
+/// movement in milliseconds.
+///
+/// Rules it implements (documented in `docs/decisions/0002-engine-rules.md`):
+/// - a client receives locations only while its app is authorized (when-in-use or always);
+///   a denied or restricted app gets one `.denied` failure per request and nothing else;
+/// - `startUpdates` first delivers a fresh cached fix (≤ `cachedFixMaxAge` old), then every fix
+///   that passes the distance filter;
+/// - `requestLocation` delivers exactly once: the first fix meeting `desiredAccuracy`, else the
+///   best fix seen when `requestLocationBudget` runs out, else one `.locationUnknown`;
+/// - with no fix for `locationUnknownTimeout` an active client gets `.locationUnknown` once, and
+///   the engine keeps trying;
+/// - reduced-accuracy clients see only `ReducedAccuracyGrid` cell centres, at most once per
+///   `reducedRefreshInterval`;
+/// - sources: the cheapest source meeting the most demanding active client is powered; all are
+///   powered down when nobody needs them; on-time is accounted per source.
+public struct LocationEngine: Sendable {
+    public struct Configuration: Sendable, Hashable, Codable {
+        /// Seconds `requestLocation` may take to find a fix meeting `desiredAccuracy`.
+        public var requestLocationBudget: Double = 10
+        /// Seconds without any fix before an active client hears `.locationUnknown`.
+        public var locationUnknownTimeout: Double = 15
+        /// Largest age, seconds, of a cached fix delivered at the start of updates.
+        public var cachedFixMaxAge: Double = 60
+        /// Seconds between two coarse fixes for a reduced-accuracy client (Apple: a few per hour).
+        public var reducedRefreshInterval: Double = 900
+        /// The accuracy, metres, a reduced-accuracy client asks of the sources.
+        public var reducedAccuracyDemand: Double = 3000
+        public var reducedGrid = ReducedAccuracyGrid()
+
+        public init() {}
+    }
+
+    struct SourceState: Sendable {
+        var descriptor: SourceDescriptor
+        var powered = false
+        var poweredSince: Double?
+        var onTime: Double = 0
+        var lastFix: Fix?
+        var lastFixAt: Double?
+        var fixCount = 0
+        var isAvailable = true
+        var isFinished = false
+        var lastProblem: String?
+    }
+
+    struct PendingRequest: Sendable {
+        var request: UpdateRequest
+        /// nil while the app's authorization is still undetermined.
+        var startedAt: Double?
+        var best: Fix?
+    }
+
+    struct ClientState: Sendable {
+        var label: String
+        var authorization: ClientAuthorization
+        var updates: UpdateRequest?
+        var pending: PendingRequest?
+        var lastDelivered: Fix?
+        var lastCoarse: (fix: Fix, releasedAt: Double)?
+        var unknownDeadline: Double?
+
+        var isActive: Bool { authorization.allowsLocation && (updates != nil || pending != nil) }
+        var isReduced: Bool { authorization.accuracy == .reduced }
+    }
+
+    public let configuration: Configuration
+    var sources: [SourceID: SourceState] = [:]
+    var sourceOrder: [SourceID] = []
+    var clients: [ClientID: ClientState] = [:]
+    var latest: (fix: Fix, at: Double)?
+    var stationary = StationaryDetector()
+
+    public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        for descriptor in sources where self.sources[descriptor.id] == nil {
+            self.sources[descriptor.id] = SourceState(descriptor: descriptor)
+            sourceOrder.append(descriptor.id)
+        }
+    }
+
+    /// The last fix any source produced, with the monotonic time it arrived.
+    public var latestFix: Fix? { latest?.fix }
+
+    /// When the shell must send `.tick` next; nil when no timer is pending.
+    public var nextDeadline: Double? {
+        var deadline: Double?
+        for client in clients.values {
+            if let start = client.pending?.startedAt {
+                deadline = min(deadline ?? .infinity, start + configuration.requestLocationBudget)
+            }
+            if let unknown = client.unknownDeadline {
+                deadline = min(deadline ?? .infinity, unknown)
+            }
+        }
+        return deadline
+    }
+
+    /// Reacts to one input at monotonic time `now` (seconds; never decreasing).
+    public mutating func handle(_ input: EngineInput, at now: Double) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        switch input {
+        case let .client(id, command):
+            handle(command, from: id, at: now, into: &actions)
+        case let .source(id, report):
+            handle(report, from: id, at: now, into: &actions)
+        case .tick:
+            expireTimers(at: now, into: &actions)
+        }
+        selectSources(at: now, into: &actions)
+        return actions
+    }
+}
