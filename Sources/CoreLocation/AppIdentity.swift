@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+
+/// Who the running program is, and what its Info.plist says — the Linux stand-in for an app bundle.
+///
+/// The Info.plist (XML or binary property list, as on Apple's platforms) is the first of:
+/// 1. the file named by `$CORELOCATION_INFO_PLIST`;
+/// 2. `<executable>-Info.plist` beside the executable (e.g. `/usr/bin/myapp-Info.plist`);
+/// 3. `Info.plist` beside the executable;
+/// 4. `Bundle.main.infoDictionary`, when it holds any `NSLocation…` key.
+///
+/// The identity is `CFBundleIdentifier` from that plist, else the executable's absolute path, so
+/// two programs never share a decision by accident. See docs/decisions/0003-authorization-on-linux.md.
+struct AppIdentity: Sendable, Hashable {
+    /// The key decisions are stored under.
+    var id: String
+    /// The name shown in prompts: CFBundleDisplayName, CFBundleName, else the executable's name.
+    var displayName: String
+    /// Where the Info.plist came from, if any.
+    var infoPlistPath: String?
+    /// String values of the plist that matter to Core Location.
+    var info: [String: String]
+    /// `NSLocationTemporaryUsageDescriptionDictionary`.
+    var temporaryUsageDescriptions: [String: String]
+
+    static let whenInUseKey = "NSLocationWhenInUseUsageDescription"
+    static let alwaysKey = "NSLocationAlwaysAndWhenInUseUsageDescription"
+    static let temporaryKey = "NSLocationTemporaryUsageDescriptionDictionary"
+    static let defaultAccuracyKey = "NSLocationDefaultAccuracyReduced"
+
+    var whenInUseDescription: String? { info[Self.whenInUseKey].flatMap { $0.isEmpty ? nil : $0 } }
+    var alwaysDescription: String? { info[Self.alwaysKey].flatMap { $0.isEmpty ? nil : $0 } }
+    /// `NSLocationDefaultAccuracyReduced`: the app asks for reduced accuracy by default.
+    var prefersReducedAccuracy: Bool { info[Self.defaultAccuracyKey] == "true" }
+
+    init(
+        id: String, displayName: String, infoPlistPath: String? = nil, info: [String: String] = [:],
+        temporaryUsageDescriptions: [String: String] = [:]
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.infoPlistPath = infoPlistPath
+        self.info = info
+        self.temporaryUsageDescriptions = temporaryUsageDescriptions
+    }
+
+    /// Resolves the running program's identity.
+    static func current(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "corelocation")
+    ) -> AppIdentity {
+        let executable = executablePath()
+        let executableName = (executable as NSString).lastPathComponent
+        let directory = (executable as NSString).deletingLastPathComponent
+        var candidates: [String] = []
+        if let explicit = environment["CORELOCATION_INFO_PLIST"], !explicit.isEmpty { candidates.append(explicit) }
+        candidates.append("\(directory)/\(executableName)-Info.plist")
+        candidates.append("\(directory)/Info.plist")
+
+        for path in candidates where FileManager.default.fileExists(atPath: path) {
+            do {
+                let plist = try loadPlist(at: path)
+                return make(plist: plist, path: path, executable: executable)
+            } catch {
+                logger.warning("Cannot read Info.plist", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+        if let bundleInfo = Bundle.main.infoDictionary, bundleInfo.keys.contains(where: { $0.hasPrefix("NSLocation") }) {
+            return make(plist: bundleInfo, path: Bundle.main.bundlePath + "/Info.plist", executable: executable)
+        }
+        return AppIdentity(id: executable, displayName: executableName)
+    }
+
+    static func loadPlist(at path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard let dictionary = object as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return dictionary
+    }
+
+    static func make(plist: [String: Any], path: String?, executable: String) -> AppIdentity {
+        var info: [String: String] = [:]
+        for (key, value) in plist {
+            if let string = value as? String {
+                info[key] = string
+            } else if let flag = value as? Bool {
+                info[key] = flag ? "true" : "false"
+            }
+        }
+        let temporary = (plist[temporaryKey] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
+        let executableName = (executable as NSString).lastPathComponent
+        let id = info["CFBundleIdentifier"].flatMap { $0.isEmpty ? nil : $0 } ?? executable
+        let name = info["CFBundleDisplayName"] ?? info["CFBundleName"] ?? executableName
+        return AppIdentity(
+            id: id, displayName: name, infoPlistPath: path, info: info, temporaryUsageDescriptions: temporary
+        )
+    }
+
+    /// The absolute path of the running executable (`/proc/self/exe` on Linux).
+    static func executablePath() -> String {
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return resolved
+        }
+        let argument = CommandLine.arguments.first ?? "unknown"
+        if argument.hasPrefix("/") { return argument }
+        return FileManager.default.currentDirectoryPath + "/" + argument
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LocationEngine
+
+/// Declares that the app keeps using location in the background. A Linux program has no
+/// foreground/background distinction, so the session only reports authorization diagnostics.
+public final class CLBackgroundActivitySession: Sendable {
+    public struct Diagnostic: Sendable {
+        public let authorizationDenied: Bool
+        public let authorizationDeniedGlobally: Bool
+        public let authorizationRequestInProgress: Bool
+        public let authorizationRestricted: Bool
+        public let insufficientlyInUse: Bool
+        public let serviceSessionRequired: Bool
+    }
+
+    public final class Diagnostics: AsyncSequence, Sendable {
+        public typealias Element = Diagnostic
+        public typealias AsyncIterator = Iterator
+        let source: AuthorizationDiagnosticsStream<Diagnostic>
+
+        init(source: AuthorizationDiagnosticsStream<Diagnostic>) {
+            self.source = source
+        }
+
+        public final func makeAsyncIterator() -> Iterator {
+            Iterator(stream: source.makeStream().makeAsyncIterator())
+        }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            public typealias Element = Diagnostic
+            var stream: AsyncStream<Diagnostic>.Iterator
+            public mutating func next() async throws -> Diagnostic? { await stream.next() }
+        }
+    }
+
+    public final let diagnostics: Diagnostics
+
+    public convenience init() {
+        self.init(runtime: LocationRuntime.shared)
+    }
+
+    init(runtime: LocationRuntime) {
+        diagnostics = Diagnostics(
+            source: AuthorizationDiagnosticsStream(service: runtime.authorization) { authorization, inProgress in
+                Diagnostic(
+                    authorizationDenied: authorization.level == .denied,
+                    authorizationDeniedGlobally: !CLLocationManager.locationServicesEnabled(),
+                    authorizationRequestInProgress: inProgress,
+                    authorizationRestricted: authorization.level == .restricted,
+                    insufficientlyInUse: false,
+                    serviceSessionRequired: authorization.level == .notDetermined
+                )
+            }
+        )
+    }
+
+    public final func invalidate() {
+        diagnostics.source.invalidate()
+    }
+
+    deinit {
+        diagnostics.source.invalidate()
+    }
+}

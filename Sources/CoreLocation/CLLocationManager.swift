@@ -1,0 +1,385 @@
+import Foundation
+import LocationEngine
+import Synchronization
+
+/// The object you use to start and stop the delivery of location-related events to your app.
+///
+/// Delegate calls arrive on the run loop of the thread that created the manager (see
+/// `CallbackTarget`). The services that later releases implement — heading, region monitoring,
+/// beacons, visits, deferred updates and significant-change monitoring — report their documented
+/// `CLError` through the delegate and their availability methods return false, never a silent no-op.
+///
+/// `@unchecked Sendable` is safe: every mutable property lives in `state`, a `Mutex`, and the
+/// engine connection (`runtime`, `client`, `target`) is immutable after `init`.
+open class CLLocationManager: NSObject, @unchecked Sendable {
+    struct State {
+        weak var delegate: (any CLLocationManagerDelegate)?
+        var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest
+        var distanceFilter: CLLocationDistance = kCLDistanceFilterNone
+        var activityType: CLActivityType = .other
+        var pausesLocationUpdatesAutomatically = true
+        var allowsBackgroundLocationUpdates = false
+        var showsBackgroundLocationIndicator = false
+        var headingFilter: CLLocationDegrees = 1
+        var headingOrientation: CLDeviceOrientation = .portrait
+        var isUpdatingLocation = false
+        var location: CLLocation?
+    }
+
+    let runtime: LocationRuntime
+    let target: CallbackTarget
+    let state = Mutex(State())
+    private let clientBox = Mutex<ClientID?>(nil)
+
+    /// Creates a location manager connected to this process's location system.
+    public override convenience init() {
+        self.init(runtime: LocationRuntime.shared)
+    }
+
+    init(runtime: LocationRuntime) {
+        self.runtime = runtime
+        target = CallbackTarget.current()
+        super.init()
+        let client = runtime.addClient(label: "CLLocationManager") { [weak self] event in
+            self?.handle(event)
+        }
+        clientBox.withLock { $0 = client }
+        // Apple calls the authorization callbacks once when the manager is created.
+        target.enqueue { [weak self] in self?.announceAuthorization() }
+    }
+
+    deinit {
+        if let client = clientBox.withLock({ $0 }) {
+            runtime.send(.unregister, from: client)
+        }
+    }
+
+    var client: ClientID? { clientBox.withLock { $0 } }
+
+    func send(_ command: ClientCommand) {
+        guard let client else { return }
+        runtime.send(command, from: client)
+    }
+
+    // MARK: Delegate and configuration
+
+    open weak var delegate: (any CLLocationManagerDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// Metres. Negative values ask for the best accuracy available; NaN is treated as
+    /// `kCLLocationAccuracyBest`.
+    open var desiredAccuracy: CLLocationAccuracy {
+        get { state.withLock { $0.desiredAccuracy } }
+        set {
+            state.withLock { $0.desiredAccuracy = newValue }
+            resendUpdatesIfActive()
+        }
+    }
+
+    /// Metres. Zero, negative (`kCLDistanceFilterNone`) or NaN deliver every location.
+    open var distanceFilter: CLLocationDistance {
+        get { state.withLock { $0.distanceFilter } }
+        set {
+            state.withLock { $0.distanceFilter = newValue }
+            resendUpdatesIfActive()
+        }
+    }
+
+    open var activityType: CLActivityType {
+        get { state.withLock { $0.activityType } }
+        set {
+            state.withLock { $0.activityType = newValue }
+            resendUpdatesIfActive()
+        }
+    }
+
+    open var pausesLocationUpdatesAutomatically: Bool {
+        get { state.withLock { $0.pausesLocationUpdatesAutomatically } }
+        set { state.withLock { $0.pausesLocationUpdatesAutomatically = newValue } }
+    }
+
+    open var allowsBackgroundLocationUpdates: Bool {
+        get { state.withLock { $0.allowsBackgroundLocationUpdates } }
+        set { state.withLock { $0.allowsBackgroundLocationUpdates = newValue } }
+    }
+
+    open var showsBackgroundLocationIndicator: Bool {
+        get { state.withLock { $0.showsBackgroundLocationIndicator } }
+        set { state.withLock { $0.showsBackgroundLocationIndicator = newValue } }
+    }
+
+    /// The most recently delivered location, readable without a delegate. Before this manager
+    /// has delivered one, the system's latest fix when the app holds full-accuracy authorization.
+    @NSCopying open var location: CLLocation? {
+        if let delivered = state.withLock({ $0.location }) { return delivered }
+        let authorization = runtime.authorization.authorization
+        guard authorization.allowsLocation, authorization.accuracy == .full, let fix = runtime.latestFix else {
+            return nil
+        }
+        return CLLocation(fix: fix)
+    }
+
+    var currentRequest: UpdateRequest {
+        state.withLock {
+            UpdateRequest(
+                desiredAccuracy: $0.desiredAccuracy, distanceFilter: $0.distanceFilter,
+                activityType: $0.activityType.rawValue
+            )
+        }
+    }
+
+    private func resendUpdatesIfActive() {
+        guard state.withLock({ $0.isUpdatingLocation }) else { return }
+        send(.startUpdates(currentRequest))
+    }
+
+    // MARK: Standard location service
+
+    open func startUpdatingLocation() {
+        state.withLock { $0.isUpdatingLocation = true }
+        send(.startUpdates(currentRequest))
+    }
+
+    open func stopUpdatingLocation() {
+        state.withLock { $0.isUpdatingLocation = false }
+        send(.stopUpdates)
+    }
+
+    /// Delivers exactly one location (or one `CLError.locationUnknown`) to the delegate, then stops.
+    /// The engine waits up to 10 s for a fix meeting `desiredAccuracy`, then answers with the best
+    /// fix it saw.
+    open func requestLocation() {
+        send(.requestLocation(currentRequest))
+    }
+
+    // MARK: Authorization
+
+    /// The app's authorization status.
+    open var authorizationStatus: CLAuthorizationStatus {
+        CLAuthorizationStatus(runtime.authorization.authorization.level)
+    }
+
+    /// The app's authorization status (the older class method).
+    @available(*, deprecated, message: "Use the instance property authorizationStatus")
+    open class func authorizationStatus() -> CLAuthorizationStatus {
+        CLAuthorizationStatus(LocationRuntime.shared.authorization.authorization.level)
+    }
+
+    open var accuracyAuthorization: CLAccuracyAuthorization {
+        runtime.authorization.authorization.accuracy == .full ? .fullAccuracy : .reducedAccuracy
+    }
+
+    /// Whether location services are on for the whole system. On Linux they are, unless
+    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch).
+    open class func locationServicesEnabled() -> Bool {
+        ProcessInfo.processInfo.environment["CORELOCATION_SERVICES"] != "off"
+    }
+
+    /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and
+    /// logs and ignores the request when the Info.plist lacks `NSLocationWhenInUseUsageDescription`.
+    open func requestWhenInUseAuthorization() {
+        runtime.authorization.requestWhenInUse()
+    }
+
+    /// Asks for always authorization: from `.notDetermined`, or once as an upgrade from
+    /// when-in-use. Needs `NSLocationAlwaysAndWhenInUseUsageDescription` and
+    /// `NSLocationWhenInUseUsageDescription` in the Info.plist.
+    open func requestAlwaysAuthorization() {
+        runtime.authorization.requestAlways()
+    }
+
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+        requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, completion: nil)
+    }
+
+    /// Asks for precise location until the process exits. `completion` runs on the manager's thread.
+    open func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) {
+        let target = self.target
+        runtime.authorization.requestTemporaryFullAccuracy(purposeKey: purposeKey) { code in
+            guard let completion else { return }
+            let error = code.flatMap { CLError.Code(rawValue: $0.rawValue) }.map { CLError($0) }
+            target.enqueue { completion(error) }
+        }
+    }
+
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            runtime.authorization.requestTemporaryFullAccuracy(purposeKey: purposeKey) { code in
+                if let code, let clCode = CLError.Code(rawValue: code.rawValue) {
+                    continuation.resume(throwing: CLError(clCode))
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    /// Whether widgets of this app may receive location: there are no widgets on Linux.
+    open var isAuthorizedForWidgetUpdates: Bool { false }
+
+    // Services that later releases implement. Until then each one says so the way Apple's framework
+    // does on hardware that lacks the service: its availability method returns false and its start
+    // call reports the documented error through the delegate.
+
+    // MARK: Heading (arrives with the magnetometer and WMM work)
+
+    open class func headingAvailable() -> Bool { false }
+
+    open var headingFilter: CLLocationDegrees {
+        get { state.withLock { $0.headingFilter } }
+        set { state.withLock { $0.headingFilter = newValue } }
+    }
+
+    open var headingOrientation: CLDeviceOrientation {
+        get { state.withLock { $0.headingOrientation } }
+        set { state.withLock { $0.headingOrientation = newValue } }
+    }
+
+    @NSCopying open var heading: CLHeading? { nil }
+
+    open func startUpdatingHeading() {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFailWithError: CLError(.headingFailure))
+        }
+    }
+
+    open func stopUpdatingHeading() {}
+
+    open func dismissHeadingCalibrationDisplay() {}
+
+    // MARK: Region monitoring
+
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { false }
+
+    /// −1: region monitoring is not available on this system yet (Apple's value in that case).
+    open var maximumRegionMonitoringDistance: CLLocationDistance { -1 }
+
+    open var monitoredRegions: Set<CLRegion> { [] }
+
+    open func startMonitoring(for region: CLRegion) {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
+        }
+    }
+
+    open func stopMonitoring(for region: CLRegion) {}
+
+    open func requestState(for region: CLRegion) {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
+        }
+    }
+
+    // MARK: Significant change and visits
+
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+
+    open func startMonitoringSignificantLocationChanges() {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFailWithError: CLError(.locationUnknown))
+        }
+    }
+
+    open func stopMonitoringSignificantLocationChanges() {}
+
+    open func startMonitoringVisits() {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFailWithError: CLError(.locationUnknown))
+        }
+    }
+
+    open func stopMonitoringVisits() {}
+
+    // MARK: Deferred updates
+
+    open class func deferredLocationUpdatesAvailable() -> Bool { false }
+
+    open func allowDeferredLocationUpdates(untilTraveled distance: CLLocationDistance, timeout: TimeInterval) {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFinishDeferredUpdatesWithError: CLError(.deferredFailed))
+        }
+    }
+
+    open func disallowDeferredLocationUpdates() {}
+
+    // MARK: Beacons (no Bluetooth LE source on Linux yet)
+
+    open class func isRangingAvailable() -> Bool { false }
+
+    open var rangedRegions: Set<CLRegion> { [] }
+
+    open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> { [] }
+
+    open func startRangingBeacons(in region: CLBeaconRegion) {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, rangingBeaconsDidFailFor: region, withError: CLError(.rangingUnavailable))
+        }
+    }
+
+    open func stopRangingBeacons(in region: CLBeaconRegion) {}
+
+    open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFailRangingFor: constraint, error: CLError(.rangingUnavailable))
+        }
+    }
+
+    open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {}
+
+    // MARK: Location pushes (an Apple Push Notification service feature)
+
+    open func startMonitoringLocationPushes(completion: ((Data?, (any Error)?) -> Void)? = nil) {
+        completion?(nil, CLLocationPushServiceError(.unsupportedPlatform))
+    }
+
+    open func stopMonitoringLocationPushes() {}
+
+    // MARK: Events from the engine
+
+    private func handle(_ event: LocationRuntime.ClientEvent) {
+        switch event {
+        case let .delivery(delivery):
+            let locations = delivery.fixes.map(CLLocation.init(fix:))
+            target.enqueue { [weak self] in
+                guard let self else { return }
+                if let last = locations.last { state.withLock { $0.location = last } }
+                delegate?.locationManager(self, didUpdateLocations: locations)
+            }
+        case let .failure(failure):
+            let error = CLError(failure.clErrorCode)
+            target.enqueue { [weak self] in
+                guard let self else { return }
+                delegate?.locationManager(self, didFailWithError: error)
+            }
+        case .authorization:
+            target.enqueue { [weak self] in self?.announceAuthorization() }
+        }
+    }
+
+    private func announceAuthorization() {
+        let status = authorizationStatus
+        delegate?.locationManagerDidChangeAuthorization(self)
+        delegate?.locationManager(self, didChangeAuthorization: status)
+    }
+
+    /// Calls a delegate method on the manager's thread.
+    func callDelegate(_ call: @escaping @Sendable (CLLocationManager, any CLLocationManagerDelegate) -> Void) {
+        target.enqueue { [weak self] in
+            guard let self, let delegate = self.delegate else { return }
+            call(self, delegate)
+        }
+    }
+}
+
+extension EngineFailure {
+    var clErrorCode: CLError.Code {
+        switch self {
+        case .locationUnknown: .locationUnknown
+        case .denied: .denied
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Where a `CLLocationManager` delivers its delegate calls: the run loop of the thread that created
+/// it, as on Apple's platforms.
+///
+/// A manager made on the main thread delivers through the main dispatch queue, which
+/// `RunLoop.main.run()`, `dispatchMain()` and Swift concurrency's main actor all drain. A manager
+/// made on another thread delivers through that thread's run loop, which the app must run (as on
+/// Apple's platforms). Calls are queued in a FIFO mailbox so they arrive in the order the engine
+/// produced them, whatever the run loop does with timers of equal fire dates.
+final class CallbackTarget: Sendable {
+    private enum Destination {
+        case mainQueue
+        case runLoop(RunLoopReference)
+    }
+
+    private let destination: Destination
+    private let mailbox = Mutex<(work: [@Sendable () -> Void], scheduled: Bool)>(([], false))
+
+    private init(destination: Destination) {
+        self.destination = destination
+    }
+
+    /// The target for code running now on this thread.
+    static func current() -> CallbackTarget {
+        if Thread.isMainThread { return CallbackTarget(destination: .mainQueue) }
+        return CallbackTarget(destination: .runLoop(RunLoopReference(RunLoop.current)))
+    }
+
+    var isMainThread: Bool {
+        if case .mainQueue = destination { return true }
+        return false
+    }
+
+    /// Runs `work` on the target, after everything enqueued before it.
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        let needsWakeUp = mailbox.withLock { box -> Bool in
+            box.work.append(work)
+            if box.scheduled { return false }
+            box.scheduled = true
+            return true
+        }
+        guard needsWakeUp else { return }
+        switch destination {
+        case .mainQueue:
+            DispatchQueue.main.async { self.runMailbox() }
+        case let .runLoop(reference):
+            reference.perform { self.runMailbox() }
+        }
+    }
+
+    private func runMailbox() {
+        while true {
+            let batch = mailbox.withLock { box -> [@Sendable () -> Void] in
+                let work = box.work
+                box.work.removeAll()
+                if work.isEmpty { box.scheduled = false }
+                return work
+            }
+            if batch.isEmpty { return }
+            for work in batch { work() }
+        }
+    }
+}
+
+/// A run loop that other threads may schedule work on.
+///
+/// `@unchecked Sendable` is safe here because the only thing done with the run loop from other
+/// threads is adding a timer (`RunLoop.add(_:forMode:)`), which is backed by `CFRunLoopAddTimer`,
+/// documented thread-safe: Core Foundation locks the run loop and re-arms its wake-up port.
+private final class RunLoopReference: @unchecked Sendable {
+    let runLoop: RunLoop
+
+    init(_ runLoop: RunLoop) {
+        self.runLoop = runLoop
+    }
+
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        let timer = Timer(timeInterval: 0, repeats: false) { _ in work() }
+        runLoop.add(timer, forMode: .default)
+    }
+}

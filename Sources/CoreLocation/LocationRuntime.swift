@@ -1,0 +1,187 @@
+import Foundation
+import LocationEngine
+import LocationSources
+import LocationStorage
+import Logging
+import Synchronization
+
+/// The thin shell around `LocationEngine` inside one process: it feeds the engine inputs with the
+/// scheduler's time, performs the actions it returns (deliver to a client, power a source), keeps
+/// the engine's timer armed, and tells every client when the app's authorization changes.
+///
+/// All engine work happens under one lock; actions are performed outside it, in the order the
+/// engine produced them, by whichever thread is draining (one at a time).
+final class LocationRuntime: Sendable {
+    enum ClientEvent: Sendable {
+        case delivery(Delivery)
+        case failure(EngineFailure)
+        case authorization(ClientAuthorization)
+    }
+
+    private struct Core: Sendable {
+        var engine: LocationEngine
+        var sinks: [ClientID: @Sendable (ClientEvent) -> Void] = [:]
+        var nextClient: UInt64 = 0
+        var outbox: [EngineAction] = []
+        var isDraining = false
+        var timer: (deadline: Double, work: any ScheduledWork)?
+        var sourceObservers: [UInt64: @Sendable (SourceID, SourceEvent) -> Void] = [:]
+    }
+
+    let scheduler: any Scheduler
+    let authorization: AuthorizationService
+    let sources: [SourceID: any LocationSource]
+    let logger: Logger
+    private let core: Mutex<Core>
+
+    init(
+        sources: [any LocationSource],
+        scheduler: any Scheduler,
+        authorization: AuthorizationService,
+        configuration: LocationEngine.Configuration = .init(),
+        logger: Logger = Logger(label: "corelocation")
+    ) {
+        self.scheduler = scheduler
+        self.authorization = authorization
+        self.logger = logger
+        var byID: [SourceID: any LocationSource] = [:]
+        for source in sources { byID[source.descriptor.id] = source }
+        self.sources = byID
+        core = Mutex(Core(engine: LocationEngine(sources: sources.map(\.descriptor), configuration: configuration)))
+        _ = authorization.addObserver { [weak self] change in
+            self?.authorizationChanged(change)
+        }
+    }
+
+    // MARK: Clients
+
+    /// Registers a client; `sink` hears its deliveries, failures and authorization changes on
+    /// whatever thread drains the engine, so it must hop to its own thread itself.
+    func addClient(label: String, sink: @escaping @Sendable (ClientEvent) -> Void) -> ClientID {
+        let id = core.withLock { core in
+            core.nextClient += 1
+            let id = ClientID(core.nextClient)
+            core.sinks[id] = sink
+            return id
+        }
+        input(.client(id, .register(label: label, authorization: authorization.authorization)))
+        return id
+    }
+
+    func send(_ command: ClientCommand, from client: ClientID) {
+        input(.client(client, command))
+        if case .unregister = command {
+            _ = core.withLock { $0.sinks.removeValue(forKey: client) }
+        }
+    }
+
+    func status() -> EngineStatus {
+        let now = scheduler.now
+        return core.withLock { $0.engine.status(at: now) }
+    }
+
+    var latestFix: Fix? { core.withLock { $0.engine.latestFix } }
+
+    /// Hears every event of every source (for `locationctl`: a replay that finished).
+    func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
+        core.withLock { core in
+            core.sourceObservers[UInt64(core.sourceObservers.count)] = observer
+        }
+    }
+
+    // MARK: Engine plumbing
+
+    private func authorizationChanged(_ change: ClientAuthorization) {
+        let clients = core.withLock { Array($0.sinks) }
+        for (id, sink) in clients.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            input(.client(id, .setAuthorization(change)))
+            sink(.authorization(change))
+        }
+    }
+
+    private func input(_ input: EngineInput) {
+        let now = scheduler.now
+        core.withLock { core in
+            core.outbox += core.engine.handle(input, at: now)
+        }
+        drain()
+    }
+
+    private func drain() {
+        let mayDrain = core.withLock { core -> Bool in
+            if core.isDraining { return false }
+            core.isDraining = true
+            return true
+        }
+        guard mayDrain else { return }
+        while let batch = core.withLock({ core -> [(EngineAction, (@Sendable (ClientEvent) -> Void)?)]? in
+            guard !core.outbox.isEmpty else {
+                core.isDraining = false
+                return nil
+            }
+            let actions = core.outbox
+            core.outbox.removeAll()
+            return actions.map { action in
+                switch action {
+                case let .deliver(id, _), let .fail(id, _): return (action, core.sinks[id])
+                default: return (action, nil)
+                }
+            }
+        }) {
+            for (action, sink) in batch { perform(action, sink: sink) }
+        }
+        armTimer()
+    }
+
+    private func perform(_ action: EngineAction, sink: (@Sendable (ClientEvent) -> Void)?) {
+        switch action {
+        case let .deliver(_, delivery):
+            sink?(.delivery(delivery))
+        case let .fail(_, failure):
+            sink?(.failure(failure))
+        case let .powerOn(id):
+            guard let source = sources[id] else { return }
+            logger.debug("Powering on", metadata: ["source": "\(id)"])
+            source.start { [weak self] event in
+                self?.sourceEvent(event, from: id)
+            }
+        case let .powerOff(id):
+            logger.debug("Powering off", metadata: ["source": "\(id)"])
+            sources[id]?.stop()
+        }
+    }
+
+    private func sourceEvent(_ event: SourceEvent, from id: SourceID) {
+        let observers = core.withLock { Array($0.sourceObservers.values) }
+        switch event {
+        case let .fix(fix): input(.source(id, .fix(fix)))
+        case let .unavailable(reason): input(.source(id, .unavailable(reason: reason)))
+        case .finished: input(.source(id, .finished))
+        }
+        for observer in observers { observer(id, event) }
+    }
+
+    private func armTimer() {
+        let stale: (any ScheduledWork)? = core.withLock { core in
+            let deadline = core.engine.nextDeadline
+            if core.timer?.deadline == deadline { return nil }
+            let old = core.timer?.work
+            core.timer = nil
+            if let deadline {
+                let work = scheduler.schedule(at: deadline) { [weak self] in
+                    self?.timerFired(deadline)
+                }
+                core.timer = (deadline, work)
+            }
+            return old
+        }
+        stale?.cancel()
+    }
+
+    private func timerFired(_ deadline: Double) {
+        core.withLock { core in
+            if core.timer?.deadline == deadline { core.timer = nil }
+        }
+        input(.tick)
+    }
+}
