@@ -81,7 +81,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationStorageTests",
-            dependencies: ["LocationStorage", "LocationEngine"],
+            dependencies: [
+                "LocationStorage",
+                "LocationEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
