@@ -11,15 +11,15 @@ import Logging
 ///
 /// The identity is `CFBundleIdentifier` from that plist, else the executable's absolute path, so
 /// two programs never share a decision by accident. See docs/decisions/0003-authorization-on-linux.md.
-struct AppIdentity: Sendable, Hashable {
+package struct AppIdentity: Sendable, Hashable {
     /// The key decisions are stored under.
-    var id: String
+    package var id: String
     /// The name shown in prompts: CFBundleDisplayName, CFBundleName, else the executable's name.
-    var displayName: String
+    package var displayName: String
     /// Where the Info.plist came from, if any.
     var infoPlistPath: String?
     /// String values of the plist that matter to Core Location.
-    var info: [String: String]
+    package var info: [String: String]
     /// `NSLocationTemporaryUsageDescriptionDictionary`.
     var temporaryUsageDescriptions: [String: String]
 
@@ -33,7 +33,7 @@ struct AppIdentity: Sendable, Hashable {
     /// `NSLocationDefaultAccuracyReduced`: the app asks for reduced accuracy by default.
     var prefersReducedAccuracy: Bool { info[Self.defaultAccuracyKey] == "true" }
 
-    init(
+    package init(
         id: String, displayName: String, infoPlistPath: String? = nil, info: [String: String] = [:],
         temporaryUsageDescriptions: [String: String] = [:]
     ) {
@@ -45,7 +45,7 @@ struct AppIdentity: Sendable, Hashable {
     }
 
     /// Resolves the running program's identity.
-    static func current(
+    package static func current(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "corelocation")
     ) -> AppIdentity {

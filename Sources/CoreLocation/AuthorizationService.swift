@@ -15,7 +15,7 @@ import Synchronization
 ///    (`locationctl authorize --default …`), else the built-in one: "Allow Once" when every
 ///    configured source is simulated (simulated positions reveal nothing about the user), otherwise
 ///    "Don't Allow" for this run only.
-final class AuthorizationService: Sendable {
+package final class AuthorizationService: Sendable {
     struct State: Sendable {
         var level: AuthorizationLevel = .notDetermined
         var accuracy: AccuracyLevel = .full
@@ -33,8 +33,8 @@ final class AuthorizationService: Sendable {
         }
     }
 
-    let identity: AppIdentity
-    let store: AuthorizationStore?
+    package let identity: AppIdentity
+    package let store: AuthorizationStore?
     private let prompter: (any AuthorizationPrompter)?
     private let environmentPolicy: DefaultPolicy?
     private let sourcesAreSimulated: Bool
@@ -58,8 +58,8 @@ final class AuthorizationService: Sendable {
         reloadStoredDecision()
     }
 
-    var authorization: ClientAuthorization { state.withLock { $0.effective } }
-    var isRequestInProgress: Bool { state.withLock { $0.requestInProgress } }
+    package var authorization: ClientAuthorization { state.withLock { $0.effective } }
+    package var isRequestInProgress: Bool { state.withLock { $0.requestInProgress } }
 
     /// Calls `handler` (on an arbitrary thread) after every change. Returns a token for `removeObserver`.
     func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {

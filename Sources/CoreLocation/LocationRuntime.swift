@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// All engine work happens under one lock; actions are performed outside it, in the order the
 /// engine produced them, by whichever thread is draining (one at a time).
-final class LocationRuntime: Sendable {
-    enum ClientEvent: Sendable {
+package final class LocationRuntime: Sendable {
+    package enum ClientEvent: Sendable {
         case delivery(Delivery)
         case failure(EngineFailure)
         case authorization(ClientAuthorization)
@@ -28,9 +28,9 @@ final class LocationRuntime: Sendable {
         var sourceObservers: [UInt64: @Sendable (SourceID, SourceEvent) -> Void] = [:]
     }
 
-    let scheduler: any Scheduler
-    let authorization: AuthorizationService
-    let sources: [SourceID: any LocationSource]
+    package let scheduler: any Scheduler
+    package let authorization: AuthorizationService
+    package let sources: [SourceID: any LocationSource]
     let logger: Logger
     private let core: Mutex<Core>
 
@@ -57,7 +57,7 @@ final class LocationRuntime: Sendable {
 
     /// Registers a client; `sink` hears its deliveries, failures and authorization changes on
     /// whatever thread drains the engine, so it must hop to its own thread itself.
-    func addClient(label: String, sink: @escaping @Sendable (ClientEvent) -> Void) -> ClientID {
+    package func addClient(label: String, sink: @escaping @Sendable (ClientEvent) -> Void) -> ClientID {
         let id = core.withLock { core in
             core.nextClient += 1
             let id = ClientID(core.nextClient)
@@ -68,14 +68,14 @@ final class LocationRuntime: Sendable {
         return id
     }
 
-    func send(_ command: ClientCommand, from client: ClientID) {
+    package func send(_ command: ClientCommand, from client: ClientID) {
         input(.client(client, command))
         if case .unregister = command {
             _ = core.withLock { $0.sinks.removeValue(forKey: client) }
         }
     }
 
-    func status() -> EngineStatus {
+    package func status() -> EngineStatus {
         let now = scheduler.now
         return core.withLock { $0.engine.status(at: now) }
     }
@@ -83,7 +83,7 @@ final class LocationRuntime: Sendable {
     var latestFix: Fix? { core.withLock { $0.engine.latestFix } }
 
     /// Hears every event of every source (for `locationctl`: a replay that finished).
-    func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
+    package func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
         core.withLock { core in
             core.sourceObservers[UInt64(core.sourceObservers.count)] = observer
         }

@@ -1,0 +1,30 @@
+import ArgumentParser
+import CoreLocation
+
+@main
+struct LocationCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locationctl",
+        abstract: "Use and inspect Core Location on Linux.",
+        discussion: """
+            Try a simulated drive first — no hardware needed:
+
+              locationctl track --simulate drive --speed 10
+              locationctl locate --simulate 48.8584,2.2945
+              locationctl authorize --list
+
+            Apps and locationctl itself need location authorization, as on iOS. With a terminal you \
+            are asked (Allow Once / Allow While Using App / Don't Allow); otherwise the stored decision \
+            or the default policy applies. `locationctl authorize` plays the Settings app.
+            """,
+        subcommands: [Locate.self, Track.self, Authorize.self, Status.self]
+    )
+}
+
+/// Exit codes, from sysexits(3), so scripts can tell failures apart.
+enum ExitCodes {
+    /// The app is not authorized (EX_NOPERM).
+    static let notAuthorized = ExitCode(77)
+    /// No location could be had (EX_UNAVAILABLE).
+    static let noLocation = ExitCode(69)
+}

@@ -1,0 +1,77 @@
+import CoreLocation
+import Foundation
+
+/// Turns a `CLLocationManager`'s delegate calls into an async stream for the commands, which
+/// run on the main actor: delegate calls arrive through the main queue, which the main actor drains.
+final class ManagerBridge: NSObject, CLLocationManagerDelegate {
+    enum Event {
+        case authorization(CLAuthorizationStatus)
+        case locations([CLLocation])
+        case failure(any Error)
+        case sourceFinished
+    }
+
+    let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+
+    override init() {
+        (events, continuation) = AsyncStream<Event>.makeStream()
+        super.init()
+    }
+
+    /// Ends the stream after the events already on the main queue (a replay that finished).
+    func sourceFinished() {
+        let continuation = self.continuation
+        DispatchQueue.main.async { continuation.yield(.sourceFinished) }
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        continuation.yield(.authorization(manager.authorizationStatus))
+    }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        continuation.yield(.locations(locations))
+    }
+
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        continuation.yield(.failure(error))
+    }
+}
+
+/// Errors a person can act on.
+struct NotAuthorized: Error, CustomStringConvertible {
+    var status: CLAuthorizationStatus
+    var description: String {
+        let what = status == .restricted ? "restricted from using" : "not authorized to use"
+        return """
+            locationctl is \(what) location services.
+            Allow it with:
+              locationctl authorize locationctl when-in-use
+            """
+    }
+}
+
+struct NotDetermined: Error, CustomStringConvertible {
+    var description: String {
+        """
+        locationctl has no location authorization and there is no terminal to ask.
+        Allow it with:
+          locationctl authorize locationctl when-in-use
+        """
+    }
+}
+
+struct NoLocation: Error, CustomStringConvertible {
+    var hasSource: Bool
+    var description: String {
+        if hasSource { return "No location: the source produced no usable fix in time (kCLErrorLocationUnknown)." }
+        return """
+            No location: no source is configured.
+            Simulate one with --simulate drive (or run, bike, a GPX file, LAT,LON), or set CORELOCATION_SIMULATE.
+            """
+    }
+}
+
+extension CLAuthorizationStatus {
+    var isAuthorized: Bool { self == .authorizedWhenInUse || self == .authorizedAlways }
+}

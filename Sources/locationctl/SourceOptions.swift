@@ -1,0 +1,104 @@
+import ArgumentParser
+import CoreLocation
+import Foundation
+import LocationSources
+import Logging
+
+/// Where locations come from, shared by the commands that need a source.
+struct SourceOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Simulate a source: a built-in route (\(BuiltInRoute.names.joined(separator: ", "))), a GPX file, or LAT,LON.",
+            valueName: "route|file|lat,lon"
+        )
+    )
+    var simulate: String?
+
+    @Option(help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x"))
+    var speed: ReplaySpeed = ReplaySpeed(value: 1)
+
+    @Option(help: ArgumentHelp("Add realistic GNSS noise to simulated fixes, with this seed.", valueName: "seed"))
+    var noise: UInt64?
+
+    func validate() throws {
+        if let simulate {
+            do {
+                _ = try SimulationScenario.parse(simulate)
+            } catch {
+                throw ValidationError("--simulate \(simulate): \(error)")
+            }
+        }
+    }
+
+    /// Builds this process's location system and installs it for `CLLocationManager`.
+    func installRuntime() throws -> LocationRuntime {
+        let scheduler = DispatchScheduler()
+        let logger = Logger(label: "locationctl")
+        var sources: [any LocationSource] = []
+        if let simulate {
+            let scenario = try SimulationScenario.parse(simulate)
+            sources.append(
+                try SimulatedLocationSource(
+                    scenario: scenario, speed: speed.value, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
+                )
+            )
+        } else {
+            sources = LocationRuntime.environmentSources(
+                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
+            )
+        }
+        let runtime = LocationRuntime.make(
+            sources: sources, scheduler: scheduler, identity: .locationctl, logger: logger
+        )
+        LocationRuntime.installShared(runtime)
+        return runtime
+    }
+}
+
+struct ReplaySpeed: ExpressibleByArgument {
+    var value: Double
+
+    init(value: Double) { self.value = value }
+
+    init?(argument: String) {
+        if argument == "max" {
+            value = .infinity
+        } else if let number = Double(argument), number > 0, number.isFinite {
+            value = number
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String { value.isInfinite ? "max" : String(format: "%g", value) }
+}
+
+extension AppIdentity {
+    /// locationctl is an app like any other: it asks for authorization under the name `locationctl`.
+    static let locationctl = AppIdentity(
+        id: "locationctl",
+        displayName: "locationctl",
+        info: [
+            "NSLocationWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
+            "NSLocationAlwaysAndWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
+        ]
+    )
+}
+
+/// The accuracy a command asks for.
+enum AccuracyChoice: String, ExpressibleByArgument, CaseIterable {
+    case best, navigation, tenMeters = "10m", hundredMeters = "100m", kilometer = "1km", threeKilometers = "3km", reduced
+
+    var desiredAccuracy: CLLocationAccuracy {
+        switch self {
+        case .best: kCLLocationAccuracyBest
+        case .navigation: kCLLocationAccuracyBestForNavigation
+        case .tenMeters: kCLLocationAccuracyNearestTenMeters
+        case .hundredMeters: kCLLocationAccuracyHundredMeters
+        case .kilometer: kCLLocationAccuracyKilometer
+        case .threeKilometers: kCLLocationAccuracyThreeKilometers
+        case .reduced: kCLLocationAccuracyReduced
+        }
+    }
+}
