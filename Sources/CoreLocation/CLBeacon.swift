@@ -79,8 +79,8 @@ open class CLBeacon: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
 
     /// Fails when the archive has no valid UUID, or a major/minor/proximity value out of range.
     public required init?(coder: NSCoder) {
-        guard let text = coder.decodeObject(of: NSString.self, forKey: "uuid"),
-            let uuid = UUID(uuidString: String(describing: text)),
+        guard let text = coder.decodeStringIfPresent(forKey: "uuid"),
+            let uuid = UUID(uuidString: text),
             let major = CLBeaconMajorValue(exactly: coder.decodeInteger(forKey: "major")),
             let minor = CLBeaconMinorValue(exactly: coder.decodeInteger(forKey: "minor")),
             let proximity = CLProximity(rawValue: coder.decodeInteger(forKey: "proximity"))

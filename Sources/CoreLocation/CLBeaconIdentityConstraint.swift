@@ -70,8 +70,8 @@ open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unc
 
     /// Fails when the archive has no valid UUID or a major/minor value out of 0 ... 65535.
     public required init?(coder: NSCoder) {
-        guard let text = coder.decodeObject(of: NSString.self, forKey: "uuid"),
-            let uuid = UUID(uuidString: String(describing: text))
+        guard let text = coder.decodeStringIfPresent(forKey: "uuid"),
+            let uuid = UUID(uuidString: text)
         else { return nil }
         func value(_ key: String) -> CLBeaconMajorValue?? {
             guard coder.containsValue(forKey: key) else { return .some(nil) }

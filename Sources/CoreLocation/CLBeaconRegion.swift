@@ -119,8 +119,8 @@ open class CLBeaconRegion: CLRegion, @unchecked Sendable {
     /// Fails when the archive has no valid constraint.
     public required init?(coder: NSCoder) {
         guard
-            let constraint = coder.decodeObject(
-                of: CLBeaconIdentityConstraint.self, forKey: "beaconIdentityConstraint"
+            let constraint = coder.decodeIfPresent(
+                CLBeaconIdentityConstraint.self, forKey: "beaconIdentityConstraint"
             )
         else { return nil }
         self.constraint = constraint

@@ -56,9 +56,9 @@ extension CLLocation.Fields {
             speed: coder.decodeDouble(forKey: ArchiveKey.speed),
             speedAccuracy: coder.decodeDouble(forKey: ArchiveKey.speedAccuracy),
             timestamp: Date(timeIntervalSinceReferenceDate: coder.decodeDouble(forKey: ArchiveKey.timestamp)),
-            floor: coder.decodeObject(of: CLFloor.self, forKey: ArchiveKey.floor),
-            sourceInformation: coder.decodeObject(
-                of: CLLocationSourceInformation.self, forKey: ArchiveKey.sourceInformation
+            floor: coder.decodeIfPresent(CLFloor.self, forKey: ArchiveKey.floor),
+            sourceInformation: coder.decodeIfPresent(
+                CLLocationSourceInformation.self, forKey: ArchiveKey.sourceInformation
             )
         )
     }
@@ -80,73 +80,5 @@ extension CLLocation {
         coder.encode(timestamp.timeIntervalSinceReferenceDate, forKey: ArchiveKey.timestamp)
         if let floor { coder.encode(floor, forKey: ArchiveKey.floor) }
         if let sourceInformation { coder.encode(sourceInformation, forKey: ArchiveKey.sourceInformation) }
-    }
-}
-
-// MARK: Codable
-
-/// Codable keys: plain property names, so the JSON reads naturally.
-private enum CodingKeys: String, CodingKey {
-    case latitude, longitude, altitude, ellipsoidalAltitude, horizontalAccuracy, verticalAccuracy
-    case course, courseAccuracy, speed, speedAccuracy, timestamp, floor
-    case isSimulatedBySoftware, isProducedByAccessory
-}
-
-extension CLLocation.Fields {
-    /// Reads what `CLLocation.encode(to:)` writes. Only `latitude`, `longitude` and `timestamp` are
-    /// required; a missing value gets the default of `CLLocation(latitude:longitude:)` (accuracies −1
-    /// except horizontal 0, ellipsoidal altitude = altitude). Source information is present when either
-    /// of its flags is.
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let altitude = try c.decodeIfPresent(Double.self, forKey: .altitude) ?? 0
-        let simulated = try c.decodeIfPresent(Bool.self, forKey: .isSimulatedBySoftware)
-        let accessory = try c.decodeIfPresent(Bool.self, forKey: .isProducedByAccessory)
-        self.init(
-            coordinate: CLLocationCoordinate2D(
-                latitude: try c.decode(Double.self, forKey: .latitude),
-                longitude: try c.decode(Double.self, forKey: .longitude)
-            ),
-            altitude: altitude,
-            ellipsoidalAltitude: try c.decodeIfPresent(Double.self, forKey: .ellipsoidalAltitude) ?? altitude,
-            horizontalAccuracy: try c.decodeIfPresent(Double.self, forKey: .horizontalAccuracy) ?? 0,
-            verticalAccuracy: try c.decodeIfPresent(Double.self, forKey: .verticalAccuracy) ?? -1,
-            course: try c.decodeIfPresent(Double.self, forKey: .course) ?? -1,
-            courseAccuracy: try c.decodeIfPresent(Double.self, forKey: .courseAccuracy) ?? -1,
-            speed: try c.decodeIfPresent(Double.self, forKey: .speed) ?? -1,
-            speedAccuracy: try c.decodeIfPresent(Double.self, forKey: .speedAccuracy) ?? -1,
-            timestamp: try c.decode(Date.self, forKey: .timestamp),
-            floor: try c.decodeIfPresent(Int.self, forKey: .floor).map { CLFloor(level: $0) },
-            sourceInformation: simulated == nil && accessory == nil
-                ? nil
-                : CLLocationSourceInformation(
-                    softwareSimulationState: simulated ?? false, externalAccessoryState: accessory ?? false
-                )
-        )
-    }
-}
-
-extension CLLocation {
-    /// Encodes every value as a flat object: `latitude`, `longitude`, `altitude`, `ellipsoidalAltitude`,
-    /// the accuracies, `course`, `speed`, `timestamp`, and `floor` / `isSimulatedBySoftware` /
-    /// `isProducedByAccessory` when present. Not part of Apple's API (there `CLLocation` is not `Codable`).
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(coordinate.latitude, forKey: .latitude)
-        try c.encode(coordinate.longitude, forKey: .longitude)
-        try c.encode(altitude, forKey: .altitude)
-        try c.encode(ellipsoidalAltitude, forKey: .ellipsoidalAltitude)
-        try c.encode(horizontalAccuracy, forKey: .horizontalAccuracy)
-        try c.encode(verticalAccuracy, forKey: .verticalAccuracy)
-        try c.encode(course, forKey: .course)
-        try c.encode(courseAccuracy, forKey: .courseAccuracy)
-        try c.encode(speed, forKey: .speed)
-        try c.encode(speedAccuracy, forKey: .speedAccuracy)
-        try c.encode(timestamp, forKey: .timestamp)
-        try c.encodeIfPresent(floor?.level, forKey: .floor)
-        if let sourceInformation {
-            try c.encode(sourceInformation.isSimulatedBySoftware, forKey: .isSimulatedBySoftware)
-            try c.encode(sourceInformation.isProducedByAccessory, forKey: .isProducedByAccessory)
-        }
     }
 }

@@ -7,10 +7,14 @@ import Geodesy
 /// is "unknown". Equality is identity (`NSObject`'s), as on Apple's platforms: compare `coordinate`s or
 /// use `distance(from:)` to tell whether two locations are the same place.
 ///
+/// Not `Codable`: a `Codable` open class forces every subclass that declares an initializer to also write
+/// `required init(from:)`, which would break app subclasses (test doubles) that compile against Apple's SDK.
+/// Use `NSKeyedArchiver` (it is `NSSecureCoding`), or encode the properties.
+///
 /// Immutable. `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` struct
 /// (whose class members, `CLFloor` and `CLLocationSourceInformation`, are immutable and `Sendable`).
 /// Subclasses that add mutable state must protect it.
-open class CLLocation: NSObject, NSCopying, NSSecureCoding, Codable, @unchecked Sendable {
+open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let fields: Fields
 
     /// A location at (0, 0) with invalid altitude, course and speed, timestamped now.
@@ -174,7 +178,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, Codable, @unchecked 
         description(locale: .current, timeZone: .current)
     }
 
-    // MARK: NSCopying, NSSecureCoding, Codable
+    // MARK: NSCopying, NSSecureCoding
 
     /// The location itself: it is immutable.
     open func copy(with zone: NSZone? = nil) -> Any { self }
@@ -188,16 +192,5 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, Codable, @unchecked 
     public required init?(coder: NSCoder) {
         self.fields = Fields(decodingWith: coder)
         super.init()
-    }
-
-    public required convenience init(from decoder: any Decoder) throws {
-        let fields = try Fields(from: decoder)
-        self.init(
-            coordinate: fields.coordinate, altitude: fields.altitude, ellipsoidalAltitude: fields.ellipsoidalAltitude,
-            horizontalAccuracy: fields.horizontalAccuracy, verticalAccuracy: fields.verticalAccuracy,
-            course: fields.course, courseAccuracy: fields.courseAccuracy,
-            speed: fields.speed, speedAccuracy: fields.speedAccuracy,
-            timestamp: fields.timestamp, floor: fields.floor, sourceInformation: fields.sourceInformation
-        )
     }
 }

@@ -27,15 +27,16 @@ extension CLPlacemark.Fields {
     init(decodingWith coder: NSCoder) {
         self.init()
         for (key, path) in stringKeys {
-            self[keyPath: path] = coder.decodeObject(of: NSString.self, forKey: key).map { String(describing: $0) }
+            self[keyPath: path] = coder.decodeStringIfPresent(forKey: key)
         }
         for (key, path) in listKeys where coder.containsValue(forKey: "\(key).count") {
             let count = coder.decodeInteger(forKey: "\(key).count")
             self[keyPath: path] = (0..<max(0, count)).compactMap { index in
-                coder.decodeObject(of: NSString.self, forKey: "\(key).\(index)").map { String(describing: $0) }
+                coder.decodeStringIfPresent(forKey: "\(key).\(index)")
             }
         }
-        location = coder.decodeObject(of: CLLocation.self, forKey: "location")
+        location = coder.decodeIfPresent(CLLocation.self, forKey: "location")
+        guard coder.containsValue(forKey: "region") else { return }
         region = coder.decodeObject(
             of: [CLRegion.self, CLCircularRegion.self, CLBeaconRegion.self, CLBeaconIdentityConstraint.self],
             forKey: "region"

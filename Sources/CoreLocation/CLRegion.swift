@@ -77,8 +77,8 @@ open class CLRegion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
 
     /// Fails when the archive has no identifier.
     public required init?(coder: NSCoder) {
-        guard let identifier = coder.decodeObject(of: NSString.self, forKey: "identifier") else { return nil }
-        self.storedIdentifier = String(describing: identifier)
+        guard let identifier = coder.decodeStringIfPresent(forKey: "identifier") else { return nil }
+        self.storedIdentifier = identifier
         self.flags = Mutex(
             NotifyFlags(
                 onEntry: coder.decodeBool(forKey: "notifyOnEntry"),

@@ -80,8 +80,8 @@ open class CNPostalAddress: NSObject, NSCopying, NSMutableCopying, NSSecureCodin
     public required init?(coder: NSCoder) {
         var fields = Fields()
         for (key, path) in Self.keys {
-            if let value = coder.decodeObject(of: NSString.self, forKey: key) {
-                fields[keyPath: path] = String(describing: value)
+            if let value = coder.decodeStringIfPresent(forKey: key) {
+                fields[keyPath: path] = value
             }
         }
         self.storage = Mutex(fields)
