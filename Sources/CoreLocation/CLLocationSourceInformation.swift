@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where a location came from: software simulation, or an external accessory.
+///
+/// Immutable. `@unchecked Sendable` is safe: the stored properties are `let`s of `Sendable` types.
+open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+    private let simulated: Bool
+    private let accessory: Bool
+
+    /// True when software made the location up (the simulator, a replayed track).
+    open var isSimulatedBySoftware: Bool { simulated }
+
+    /// True when the location came from an external accessory (a receiver on a serial line, gpsd).
+    open var isProducedByAccessory: Bool { accessory }
+
+    /// Neither simulated nor from an accessory.
+    override public init() {
+        self.simulated = false
+        self.accessory = false
+        super.init()
+    }
+
+    public init(softwareSimulationState isSoftware: Bool, externalAccessoryState isAccessory: Bool) {
+        self.simulated = isSoftware
+        self.accessory = isAccessory
+        super.init()
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(isSimulatedBySoftware, forKey: "isSimulatedBySoftware")
+        coder.encode(isProducedByAccessory, forKey: "isProducedByAccessory")
+    }
+
+    public required init?(coder: NSCoder) {
+        self.simulated = coder.decodeBool(forKey: "isSimulatedBySoftware")
+        self.accessory = coder.decodeBool(forKey: "isProducedByAccessory")
+        super.init()
+    }
+
+    /// The object itself: it is immutable.
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+}
