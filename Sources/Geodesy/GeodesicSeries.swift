@@ -9,8 +9,8 @@ typealias Series5 = (Double, Double, Double, Double, Double)
 /// The series in the third flattening n and in eps = k² / (2(1 + √(1 + k²)) + k²) of
 /// C. F. F. Karney, "Algorithms for geodesics", J. Geodesy 87, 43–55 (2013), eqs. (17)–(24) and (25),
 /// truncated at order 6 as in GeographicLib's default build. The rational coefficients are the paper's
-/// (also tabulated in GeographicLib's `geodesic.c`); the truncation error for |f| ≤ 1/150 is a few
-/// nanometres in distance.
+/// (also tabulated in GeographicLib's `geodesic.c`); the truncation error in distance is about 15 nm
+/// for WGS84 and stays below 30 nm for |f| ≤ 1/50.
 ///
 /// Everything here is unrolled into straight-line Horner and Clenshaw code: no arrays, no loops.
 @usableFromInline
