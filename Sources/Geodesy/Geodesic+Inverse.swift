@@ -16,7 +16,8 @@ extension Geodesic {
     ///
     /// Method: Karney (2013), section 4 — canonicalise the points, treat meridional and equatorial lines
     /// exactly, otherwise solve lambda12(alpha1) = lon12 by Newton's method (bracketed, so it always
-    /// converges), started from the spherical or the astroid solution. Accuracy about 15 nm on WGS84 (series truncation).
+    /// converges), started from the spherical or the astroid solution. Accuracy about 15 nm on WGS84
+    /// (series truncation).
     public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double)
         -> GeodesicInverse
     {
