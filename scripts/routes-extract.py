@@ -42,7 +42,7 @@ ROUTES = [
     ("bike", "gpxo", "ExampleTrack.gpx", 4383, None,
      "City bicycle ride: Lyon, France, about 25 min at 15-30 km/h between stops (2 s points)"),
     ("drive", "gpxpy", "test_files/around-visnjan-with-car.gpx", 0, None,
-     "Drive: around Visnjan, Istria, Croatia, about 9 min, up to 75 km/h (Garmin eTrex 20x, 1-49 s points)"),
+     "Drive: around Visnjan, Croatia, about 9 min, up to 75 km/h (Garmin eTrex 20x, 1-49 s points)"),
 ]
 
 

@@ -76,10 +76,16 @@ struct GPXParserTests {
         arguments: [
             ("not XML", "hello world", GPXError.Code.malformedXML, 1),
             ("empty", "", .malformedXML, 1),
-            ("unclosed", "<gpx>\n<trk>\n<trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg>\n</trk></gpx>", .malformedXML, 4),
+            (
+                "unclosed", "<gpx>\n<trk>\n<trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkseg>\n</trk></gpx>",
+                .malformedXML, 4
+            ),
             ("not GPX", "<?xml version=\"1.0\"?>\n<kml>\n</kml>", .notGPX, 2),
             ("no points", "<gpx version=\"1.1\">\n<metadata/>\n</gpx>", .noPoints, 3),
-            ("missing lon", "<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\"></trkpt>\n</trkseg></trk></gpx>", .missingCoordinate, 3),
+            (
+                "missing lon", "<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\"></trkpt>\n</trkseg></trk></gpx>",
+                .missingCoordinate, 3
+            ),
             ("missing lat", "<gpx>\n<wpt lon=\"1\"/>\n</gpx>", .missingCoordinate, 2),
             ("lat not a number", "<gpx>\n\n\n<wpt lat=\"abc\" lon=\"1\"/></gpx>", .invalidNumber, 4),
             ("lon is NaN", "<gpx>\n<wpt lat=\"1\" lon=\"nan\"/></gpx>", .invalidNumber, 2),

@@ -202,7 +202,7 @@ extension BuiltInRoute {
         -40,110,-51,2000 -30,130,-22,2000 -40,140,-5,2000 -30,150,-25,2000 -30,170,-8,2000 -50,160,-44,2000
         """
 
-    /// Drive: around Visnjan, Istria, Croatia, about 9 min, up to 75 km/h (Garmin eTrex 20x, 1-49 s points); 104 points.
+    /// Drive: around Visnjan, Croatia, about 9 min, up to 75 km/h (Garmin eTrex 20x, 1-49 s points); 104 points.
     static let driveData = """
         v1 1608272150000 45273519,13714210,21115,0 -106,-21,48,10000 -46,-17,48,12000 -25,-15,0,15000
         69,-24,0,16000 70,-74,0,5000 3,-31,0,1000 -4,-54,0,1000 -14,-48,0,1000 -21,-56,0,1000 -24,-67,0,1000
