@@ -12,8 +12,17 @@ import Synchronization
 /// `@unchecked Sendable` is safe: every mutable property lives in `state`, a `Mutex`, and the
 /// engine connection (`runtime`, `client`, `target`) is immutable after `init`.
 open class CLLocationManager: NSObject, @unchecked Sendable {
+    /// A weak delegate reference that can sit in the manager's `Mutex`.
+    ///
+    /// `@unchecked Sendable` is safe: the reference itself is only read and written under the
+    /// manager's lock, and the delegate's methods are only ever called on the manager's own
+    /// thread (through `CallbackTarget`), which is Apple's contract for delegates too.
+    struct DelegateReference: @unchecked Sendable {
+        weak var value: (any CLLocationManagerDelegate)?
+    }
+
     struct State {
-        weak var delegate: (any CLLocationManagerDelegate)?
+        var delegate = DelegateReference()
         var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest
         var distanceFilter: CLLocationDistance = kCLDistanceFilterNone
         var activityType: CLActivityType = .other
@@ -64,8 +73,11 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
     // MARK: Delegate and configuration
 
     open weak var delegate: (any CLLocationManagerDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        get { state.withLock { $0.delegate }.value }
+        set {
+            let reference = DelegateReference(value: newValue)
+            state.withLock { $0.delegate = reference }
+        }
     }
 
     /// Metres. Negative values ask for the best accuracy available; NaN is treated as
@@ -112,7 +124,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
 
     /// The most recently delivered location, readable without a delegate. Before this manager
     /// has delivered one, the system's latest fix when the app holds full-accuracy authorization.
-    @NSCopying open var location: CLLocation? {
+    open var location: CLLocation? {
         if let delivered = state.withLock({ $0.location }) { return delivered }
         let authorization = runtime.authorization.authorization
         guard authorization.allowsLocation, authorization.accuracy == .full, let fix = runtime.latestFix else {
@@ -239,7 +251,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         set { state.withLock { $0.headingOrientation = newValue } }
     }
 
-    @NSCopying open var heading: CLHeading? { nil }
+    open var heading: CLHeading? { nil }
 
     open func startUpdatingHeading() {
         callDelegate { manager, delegate in

@@ -44,10 +44,10 @@ extension LocationCtl {
                         asked = true
                         manager.requestWhenInUseAuthorization()
                         if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
-                            return try fail(NotDetermined(), code: ExitCodes.notAuthorized)
+                            try fail(NotDetermined(), code: ExitCodes.notAuthorized)
                         }
                     } else if status == .denied || status == .restricted {
-                        return try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
+                        try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
                     }
                 case let .locations(locations):
                     guard let location = locations.last else { continue }
@@ -56,10 +56,10 @@ extension LocationCtl {
                     writer.finish()
                     return
                 case let .failure(error):
-                    if let error = error as? CLError, error.code == .denied {
-                        return try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
+                    if error.code == .denied {
+                        try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
                     }
-                    return try fail(NoLocation(hasSource: !runtime.sources.isEmpty), code: ExitCodes.noLocation)
+                    try fail(NoLocation(hasSource: !runtime.sources.isEmpty), code: ExitCodes.noLocation)
                 case .sourceFinished:
                     continue
                 }

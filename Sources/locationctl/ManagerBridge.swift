@@ -3,11 +3,11 @@ import Foundation
 
 /// Turns a `CLLocationManager`'s delegate calls into an async stream for the commands, which
 /// run on the main actor: delegate calls arrive through the main queue, which the main actor drains.
-final class ManagerBridge: NSObject, CLLocationManagerDelegate {
+final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     enum Event {
         case authorization(CLAuthorizationStatus)
         case locations([CLLocation])
-        case failure(any Error)
+        case failure(CLError)
         case sourceFinished
     }
 
@@ -34,7 +34,7 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate {
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
-        continuation.yield(.failure(error))
+        continuation.yield(.failure(error as? CLError ?? CLError(.locationUnknown)))
     }
 }
 

@@ -83,7 +83,7 @@ extension LocationCtl {
                         if let limit, printed >= limit { break loop }
                     }
                 case let .failure(error):
-                    if let error = error as? CLError, error.code == .denied {
+                    if error.code == .denied {
                         if started { writer.finish() }
                         try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
                     }
