@@ -51,7 +51,8 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var code: Code
     /// 1-based line of the document where the problem was seen: for a point, the line on which its
-    /// start tag ends (the XML parser reports positions there). 1 for problems of the whole document.
+    /// start tag ends (the XML parser reports positions there); for a bad child (`ele`, `time`…), the
+    /// line of its end tag; for "no points", the last line read.
     public var line: Int
     /// What was wrong, for people.
     public var message: String

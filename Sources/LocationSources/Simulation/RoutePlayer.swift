@@ -69,8 +69,8 @@ public struct RoutePlayer: Sendable {
         return fixes
     }
 
-    /// The fix for point `index` (which must be a valid index of the route's points).
-    public func fix(at index: Int, timestamp: Date) -> Fix {
+    /// The fix for point `index`, a valid index of the route's points (callers are this type only).
+    private func fix(at index: Int, timestamp: Date) -> Fix {
         let point = route.points[index]
         let motion = kinematics[index]
         return Fix(
