@@ -55,7 +55,8 @@ struct ConstantsAndEnumsTests {
         (Double.infinity, 0.0, false), (-180.0, -180.0, false),
     ])
     func coordinateValidity(latitude: Double, longitude: Double, valid: Bool) {
-        #expect(CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: latitude, longitude: longitude)) == valid)
+        let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+        #expect(CLLocationCoordinate2DIsValid(coordinate) == valid)
     }
 
     @Test func appConformancesWork() throws {

@@ -19,7 +19,10 @@ struct OtherValueTypesTests {
         let text = heading.description(
             locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "America/Los_Angeles")!
         ).replacingOccurrences(of: "\u{202F}", with: " ")
-        #expect(text == "magneticHeading 12.00 trueHeading 14.50 accuracy 5.00 x +1.250 y -2.000 z +30.500 @ 10/3/24, 2:41:07 PM Pacific Daylight Time")
+        #expect(
+            text == "magneticHeading 12.00 trueHeading 14.50 accuracy 5.00 x +1.250 y -2.000 z +30.500 @ "
+                + "10/3/24, 2:41:07 PM Pacific Daylight Time"
+        )
         let decoded = try #require(try Self.archived(heading))
         #expect(decoded.magneticHeading == 12 && decoded.trueHeading == 14.5 && decoded.headingAccuracy == 5)
         #expect(decoded.x == 1.25 && decoded.y == -2 && decoded.z == 30.5 && decoded.timestamp == Self.october3)
@@ -43,7 +46,8 @@ struct OtherValueTypesTests {
         )
         let decoded = try #require(try Self.archived(visit))
         #expect(decoded.arrivalDate == Self.october3 && decoded.departureDate == .distantFuture)
-        #expect(decoded.coordinate == CLLocationCoordinate2D(latitude: 1, longitude: 2) && decoded.horizontalAccuracy == 30)
+        #expect(decoded.coordinate == CLLocationCoordinate2D(latitude: 1, longitude: 2))
+        #expect(decoded.horizontalAccuracy == 30)
     }
 
     @available(*, deprecated, message: "reads proximityUUID")

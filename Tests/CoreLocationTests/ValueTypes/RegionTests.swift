@@ -46,12 +46,16 @@ struct RegionTests {
         #expect(region.center.latitude == 48.8566 && region.radius == 100 && region.identifier == "home")
         region.notifyOnEntry = false
         #expect(!region.notifyOnEntry && region.notifyOnExit)
-        #expect(region.description == "CLCircularRegion (identifier:'home', center:<+48.85660000,+2.35220000>, radius:100.00m)")
+        #expect(
+            region.description
+                == "CLCircularRegion (identifier:'home', center:<+48.85660000,+2.35220000>, radius:100.00m)"
+        )
     }
 
     @Test func equalityIsByIdentifier() {
         let a = CLCircularRegion(center: Self.paris, radius: 100, identifier: "home")
-        let b = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 1, longitude: 1), radius: 5, identifier: "home")
+        let elsewhere = CLLocationCoordinate2D(latitude: 1, longitude: 1)
+        let b = CLCircularRegion(center: elsewhere, radius: 5, identifier: "home")
         let c = CLCircularRegion(center: Self.paris, radius: 100, identifier: "work")
         #expect(a == b && a.hash == b.hash)
         #expect(a != c)
@@ -96,7 +100,10 @@ struct RegionTests {
 
     @Test func constraintArchives() throws {
         let uuid = UUID()
-        for original in [CLBeaconIdentityConstraint(uuid: uuid), CLBeaconIdentityConstraint(uuid: uuid, major: 0, minor: 65535)] {
+        let constraints = [
+            CLBeaconIdentityConstraint(uuid: uuid), CLBeaconIdentityConstraint(uuid: uuid, major: 0, minor: 65535),
+        ]
+        for original in constraints {
             let data = try NSKeyedArchiver.archivedData(withRootObject: original, requiringSecureCoding: true)
             let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClass: CLBeaconIdentityConstraint.self, from: data)
             #expect(decoded == original)
