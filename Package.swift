@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(
             name: "LocationSourcesTests",
             dependencies: ["LocationSources", "LocationEngine"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
