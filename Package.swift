@@ -72,6 +72,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A small app used by the end-to-end tests: it runs a CLLocationManager under RunLoop.main,
+        // dispatchMain(), an async main or a secondary thread's run loop and reports where each
+        // delegate call arrived.
+        .executableTarget(
+            name: "CoreLocationProbe",
+            dependencies: ["CoreLocation"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(
@@ -97,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationctlTests",
-            dependencies: ["locationctl"],
+            dependencies: ["locationctl", "CoreLocationProbe"],
             swiftSettings: strictSettings
         ),
     ]

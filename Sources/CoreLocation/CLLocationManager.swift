@@ -45,9 +45,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {
         self.init(runtime: LocationRuntime.shared)
     }
 
-    init(runtime: LocationRuntime) {
+    init(runtime: LocationRuntime, target: CallbackTarget = .current()) {
         self.runtime = runtime
-        target = CallbackTarget.current()
+        self.target = target
         super.init()
         let client = runtime.addClient(label: "CLLocationManager") { [weak self] event in
             self?.handle(event)

@@ -14,6 +14,8 @@ final class CallbackTarget: Sendable {
     private enum Destination {
         case mainQueue
         case runLoop(RunLoopReference)
+        /// Runs work on the calling thread at once; for deterministic tests.
+        case immediate
     }
 
     private let destination: Destination
@@ -24,10 +26,28 @@ final class CallbackTarget: Sendable {
     }
 
     /// The target for code running now on this thread.
+    ///
+    /// "Main" means the main thread or the main queue: on Linux, once `dispatchMain()` or an async
+    /// `main` has started, the main queue (and so the main actor) is drained by a dispatch worker
+    /// thread for which `Thread.isMainThread` is false.
     static func current() -> CallbackTarget {
-        if Thread.isMainThread { return CallbackTarget(destination: .mainQueue) }
+        if Thread.isMainThread || isOnMainQueue { return CallbackTarget(destination: .mainQueue) }
         return CallbackTarget(destination: .runLoop(RunLoopReference(RunLoop.current)))
     }
+
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isOnMainQueue: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
+    /// A target that runs delegate calls on the thread that produced them, at once. Tests use it
+    /// with `ManualScheduler` so that advancing time delivers synchronously.
+    static var immediate: CallbackTarget { CallbackTarget(destination: .immediate) }
 
     var isMainThread: Bool {
         if case .mainQueue = destination { return true }
@@ -48,6 +68,8 @@ final class CallbackTarget: Sendable {
             DispatchQueue.main.async { self.runMailbox() }
         case let .runLoop(reference):
             reference.perform { self.runMailbox() }
+        case .immediate:
+            runMailbox()
         }
     }
 

@@ -19,6 +19,20 @@ struct LocationCtl: AsyncParsableCommand {
             """,
         subcommands: [Locate.self, Track.self, Authorize.self, Status.self]
     )
+
+    static func main() async {
+        LogSetup.bootstrap()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Exit codes, from sysexits(3), so scripts can tell failures apart.

@@ -1,0 +1,2 @@
+// Placeholder: the threading probe is written by the tests helper.
+import CoreLocation
