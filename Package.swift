@@ -100,7 +100,14 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreLocationTests",
-            dependencies: ["CoreLocation", "LocationEngine", "LocationSources", "LocationStorage"],
+            dependencies: [
+                "CoreLocation",
+                "LocationEngine",
+                "LocationSources",
+                "LocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -30,6 +30,12 @@ enum AuthorizationAnswer: Sendable, Hashable {
 /// Asks the user. Returns nil when nobody can be asked (no terminal).
 protocol AuthorizationPrompter: Sendable {
     func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer?
+    /// True when `ask` answers at once (a script), so no background thread is needed.
+    var answersImmediately: Bool { get }
+}
+
+extension AuthorizationPrompter {
+    var answersImmediately: Bool { false }
 }
 
 /// Asks on the controlling terminal (`/dev/tty`), the Linux stand-in for the system prompt.
@@ -142,6 +148,8 @@ final class ScriptedPrompter: AuthorizationPrompter {
     }
 
     var questions: [AuthorizationQuestion] { state.withLock { $0.asked } }
+
+    var answersImmediately: Bool { true }
 
     func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
         state.withLock { state in

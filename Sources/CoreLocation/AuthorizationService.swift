@@ -179,6 +179,9 @@ package final class AuthorizationService: Sendable {
     /// never blocks the app. Without a prompter the answer is nil at once.
     private func runPrompt(_ question: AuthorizationQuestion, then: @escaping @Sendable (AuthorizationAnswer?) -> Void) {
         guard let prompter else { return then(nil) }
+        if prompter.answersImmediately {
+            return then(prompter.ask(question))
+        }
         state.withLock { $0.requestInProgress = true }
         notify()
         Thread.detachNewThread { [self] in

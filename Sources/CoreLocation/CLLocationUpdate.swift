@@ -64,7 +64,7 @@ public struct CLLocationUpdate: Sendable {
         Updates(configuration: configuration, runtime: nil)
     }
 
-    static func liveUpdates(_ configuration: LiveConfiguration, runtime: LocationRuntime) -> Updates {
+    static func liveUpdates(_ configuration: LiveConfiguration = .default, runtime: LocationRuntime) -> Updates {
         Updates(configuration: configuration, runtime: runtime)
     }
 

@@ -129,7 +129,7 @@ public actor CLMonitor {
         }
     }
 
-    public final let events: Events
+    public nonisolated let events: Events
     private let continuation: AsyncStream<Event>.Continuation
     private let name: String
     private var records: [String: Record] = [:]

@@ -14,8 +14,8 @@ final class CallbackTarget: Sendable {
     private enum Destination {
         case mainQueue
         case runLoop(RunLoopReference)
-        /// Runs work on the calling thread at once; for deterministic tests.
-        case immediate
+        /// Holds work until `runPending()`; for deterministic tests.
+        case manual
     }
 
     private let destination: Destination
@@ -45,9 +45,15 @@ final class CallbackTarget: Sendable {
         DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 
-    /// A target that runs delegate calls on the thread that produced them, at once. Tests use it
-    /// with `ManualScheduler` so that advancing time delivers synchronously.
-    static var immediate: CallbackTarget { CallbackTarget(destination: .immediate) }
+    /// A target that holds delegate calls until `runPending()`, like a run loop that turns only
+    /// when a test says so. Tests use it with `ManualScheduler` for deterministic delivery.
+    static func manual() -> CallbackTarget { CallbackTarget(destination: .manual) }
+
+    /// Runs everything a manual target holds (and anything that work enqueues).
+    func runPending() {
+        mailbox.withLock { $0.scheduled = true }
+        runMailbox()
+    }
 
     var isMainThread: Bool {
         if case .mainQueue = destination { return true }
@@ -68,8 +74,8 @@ final class CallbackTarget: Sendable {
             DispatchQueue.main.async { self.runMailbox() }
         case let .runLoop(reference):
             reference.perform { self.runMailbox() }
-        case .immediate:
-            runMailbox()
+        case .manual:
+            break
         }
     }
 
