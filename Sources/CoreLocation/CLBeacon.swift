@@ -3,7 +3,7 @@ import Foundation
 /// A beacon seen while ranging: its identity, how near it is, and how strong its signal was.
 ///
 /// Immutable; `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` struct.
-open class CLBeacon: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLBeacon: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     struct Fields: Sendable {
         var uuid: UUID
         var major: CLBeaconMajorValue

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Equal when UUID, major and minor are. Immutable; `@unchecked Sendable` is safe: the stored
 /// properties are `let`s of `Sendable` types.
-open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let storedUUID: UUID
     private let storedMajor: CLBeaconMajorValue?
     private let storedMinor: CLBeaconMinorValue?

@@ -6,7 +6,7 @@ import Synchronization
 /// Equal to any region with the same identifier (see `CLRegion`). `@unchecked Sendable` is safe: the
 /// constraint is a `let` of an immutable class, and the mutable `notifyEntryStateOnDisplay` lives in a
 /// `Mutex`.
-open class CLBeaconRegion: CLRegion, @unchecked Sendable {
+open class CLBeaconRegion: CLRegion, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let constraint: CLBeaconIdentityConstraint
     private let entryStateOnDisplay: Mutex<Bool>
 

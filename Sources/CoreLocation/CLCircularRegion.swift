@@ -5,7 +5,7 @@ import Geodesy
 ///
 /// Equal to any region with the same identifier (see `CLRegion`). `@unchecked Sendable` as `CLRegion`:
 /// `center` and `radius` are `let`s.
-open class CLCircularRegion: CLRegion, @unchecked Sendable {
+open class CLCircularRegion: CLRegion, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let storedCenter: CLLocationCoordinate2D
     private let storedRadius: CLLocationDistance
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Immutable. `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` type;
 /// `NSObject` itself holds no state we touch. Subclasses that add mutable state must protect it.
-open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let storedLevel: Int
 
     /// The floor, counted from the ground floor (0); negative below ground.

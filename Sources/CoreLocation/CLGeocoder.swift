@@ -9,7 +9,7 @@ public typealias CLGeocodeCompletionHandler = ([CLPlacemark]?, (any Error)?) -> 
 /// geocoding work). Until then every request completes — on the main queue, as Apple's do — with
 /// `CLError.network`, the code Apple's geocoder gives when its service cannot be reached. It never
 /// answers with a made-up place.
-open class CLGeocoder: NSObject, @unchecked Sendable {
+open class CLGeocoder: NSObject, @unchecked Sendable {  // Sendable: safety argued in the comment above
     // `@unchecked Sendable` is safe: the only mutable state is `active`, behind a Mutex.
     private let active = Mutex(false)
 
@@ -109,7 +109,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
 ///
 /// `@unchecked Sendable` is safe: the handler is called exactly once, on the main queue, and never
 /// touched from anywhere else after being boxed.
-private final class CompletionBox: @unchecked Sendable {
+private final class CompletionBox: @unchecked Sendable {  // Sendable: safety argued in the comment above
     let call: CLGeocodeCompletionHandler
     init(_ call: @escaping CLGeocodeCompletionHandler) { self.call = call }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Immutable. `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` struct.
 /// Subclasses (test doubles commonly override the properties) that add mutable state must protect it.
-open class CLHeading: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLHeading: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     struct Fields: Sendable {
         var magneticHeading: CLLocationDirection
         var trueHeading: CLLocationDirection

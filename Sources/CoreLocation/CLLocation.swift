@@ -14,7 +14,7 @@ import Geodesy
 /// Immutable. `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` struct
 /// (whose class members, `CLFloor` and `CLLocationSourceInformation`, are immutable and `Sendable`).
 /// Subclasses that add mutable state must protect it.
-open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     let fields: Fields
 
     /// A location at (0, 0) with invalid altitude, course and speed, timestamped now.

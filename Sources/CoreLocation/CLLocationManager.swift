@@ -11,13 +11,13 @@ import Synchronization
 ///
 /// `@unchecked Sendable` is safe: every mutable property lives in `state`, a `Mutex`, and the
 /// engine connection (`runtime`, `client`, `target`) is immutable after `init`.
-open class CLLocationManager: NSObject, @unchecked Sendable {
+open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safety argued in the comment above
     /// A weak delegate reference that can sit in the manager's `Mutex`.
     ///
     /// `@unchecked Sendable` is safe: the reference itself is only read and written under the
     /// manager's lock, and the delegate's methods are only ever called on the manager's own
     /// thread (through `CallbackTarget`), which is Apple's contract for delegates too.
-    struct DelegateReference: @unchecked Sendable {
+    struct DelegateReference: @unchecked Sendable {  // Sendable: safety argued in the comment above
         weak var value: (any CLLocationManagerDelegate)?
     }
 

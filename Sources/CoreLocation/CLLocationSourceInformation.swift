@@ -3,7 +3,7 @@ import Foundation
 /// Where a location came from: software simulation, or an external accessory.
 ///
 /// Immutable. `@unchecked Sendable` is safe: the stored properties are `let`s of `Sendable` types.
-open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let simulated: Bool
     private let accessory: Bool
 

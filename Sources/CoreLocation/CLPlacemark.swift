@@ -5,7 +5,7 @@ import Foundation
 /// Immutable; `@unchecked Sendable` is safe: the only stored property is a `let` of a `Sendable` struct
 /// (`CLLocation` and `CLRegion` are `Sendable`; `postalAddress` and `addressDictionary` are built
 /// afresh on each access).
-open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     struct Fields: Sendable {
         var location: CLLocation?
         var name: String?

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable` is safe: `identifier` is a `let`; the mutable `notifyOnEntry` and
 /// `notifyOnExit` live in a `Mutex`, so reads and writes from any thread are serialized.
-open class CLRegion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLRegion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     struct NotifyFlags: Sendable {
         var onEntry = true
         var onExit = true

@@ -6,7 +6,7 @@ import Foundation
 /// `arrivalDate == .distantPast` (as Apple documents).
 ///
 /// Immutable. `@unchecked Sendable` is safe: the stored properties are `let`s of `Sendable` types.
-open class CLVisit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+open class CLVisit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let arrival: Date
     private let departure: Date
     private let place: CLLocationCoordinate2D

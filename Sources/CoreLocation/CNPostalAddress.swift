@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Every property is a string, empty when unknown. Equal when every property is. `@unchecked Sendable` is
 /// safe: the values live in a `Mutex` (the mutable subclass writes them), so access is serialized.
-open class CNPostalAddress: NSObject, NSCopying, NSMutableCopying, NSSecureCoding, @unchecked Sendable {
+open class CNPostalAddress: NSObject, NSCopying, NSMutableCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     struct Fields: Sendable, Hashable {
         var street = ""
         var subLocality = ""
@@ -90,7 +90,7 @@ open class CNPostalAddress: NSObject, NSCopying, NSMutableCopying, NSSecureCodin
 }
 
 /// A postal address whose properties can be set.
-open class CNMutablePostalAddress: CNPostalAddress, @unchecked Sendable {
+open class CNMutablePostalAddress: CNPostalAddress, @unchecked Sendable {  // Sendable: safety argued in the comment above
     override open var street: String {
         get { fields.street }
         set { storage.withLock { $0.street = newValue } }

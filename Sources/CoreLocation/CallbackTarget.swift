@@ -98,7 +98,7 @@ final class CallbackTarget: Sendable {
 /// `@unchecked Sendable` is safe here because the only thing done with the run loop from other
 /// threads is adding a timer (`RunLoop.add(_:forMode:)`), which is backed by `CFRunLoopAddTimer`,
 /// documented thread-safe: Core Foundation locks the run loop and re-arms its wake-up port.
-private final class RunLoopReference: @unchecked Sendable {
+private final class RunLoopReference: @unchecked Sendable {  // Sendable: safety argued in the comment above
     let runLoop: RunLoop
 
     init(_ runLoop: RunLoop) {

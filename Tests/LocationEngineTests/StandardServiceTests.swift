@@ -138,3 +138,29 @@ import Testing
         #expect(try JSONDecoder().decode([EngineAction].self, from: try JSONEncoder().encode(actions)) == actions)
     }
 }
+
+@Suite struct BadRequestValueTests {
+    /// Apple: a negative (or here NaN) distance filter means every fix; NaN accuracy means best.
+    @Test(arguments: [Double.nan, -1, -100, 0])
+    func distanceFilterWithoutMeaningDeliversEveryFix(filter: Double) {
+        var d = driver()
+        d.send(.client(app, .startUpdates(UpdateRequest(desiredAccuracy: .nan, distanceFilter: filter))))
+        #expect(d.poweredSources == [gnss.id])
+        for i in 0..<20 {
+            d.send(.source(gnss.id, .fix(fix(10, 10, at: Double(i)))))
+            d.advance(by: 1)
+        }
+        #expect(d.deliveries(to: app).count == 20)
+    }
+
+    @Test func invalidFixesAreNeverDelivered() {
+        var d = driver()
+        d.send(.client(app, .startUpdates(UpdateRequest())))
+        d.send(.source(gnss.id, .fix(fix(.nan, 0))))
+        d.send(.source(gnss.id, .fix(fix(91, 0))))
+        d.send(.source(gnss.id, .fix(fix(0, 181))))
+        d.send(.source(gnss.id, .fix(fix(1, 1, accuracy: -1))))
+        #expect(d.deliveries(to: app).isEmpty)
+        #expect(d.engine.latestFix == nil)
+    }
+}
