@@ -40,8 +40,12 @@ extension LocationCtl {
             runtime.send(.setAuthorization(ClientAuthorization(level: .whenInUse)), from: probeClient)
             runtime.send(.startUpdates(UpdateRequest()), from: probeClient)
             try await Task.sleep(for: .seconds(probe))
-            let status = runtime.status()
+            var status = runtime.status()
             runtime.send(.unregister, from: probeClient)
+            if !runtime.authorization.authorization.allowsLocation {
+                // The probe bypassed the prompt to power the sources; positions stay private.
+                for index in status.sources.indices { status.sources[index].lastFix = nil }
+            }
             if format == .json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
