@@ -169,7 +169,8 @@ DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
         complain("no progress after \(timeout) s: authorization is still not determined")
         exit(5)
     }
-    complain("timed out after \(timeout) s without a location (authorization \(status.map { "\($0.rawValue)" } ?? "never reported"))")
+    let reported = status.map { "\($0.rawValue)" } ?? "never reported"
+    complain("timed out after \(timeout) s without a location (authorization \(reported))")
     exit(3)
 }
 

@@ -4,7 +4,9 @@ import Testing
 @Suite struct StatusTests {
     @Test func probeReportsThePoweredSimulatedSource() async throws {
         let sandbox = try Sandbox()
-        let run = try await sandbox.locationctl("status", "--simulate", "48.8584,2.2945", "--probe", "1.5", "--format", "json")
+        let run = try await sandbox.locationctl(
+            "status", "--simulate", "48.8584,2.2945", "--probe", "1.5", "--format", "json"
+        )
         #expect(run.status == 0, "\(run)")
         let status = try jsonObject(run.stdout)
         let sources = try #require(status["sources"] as? [[String: Any]], "\(run)")

@@ -3,7 +3,9 @@ import Foundation
 /// Great-circle distance in metres on a sphere of the IUGG mean Earth radius (6 371 008.8 m),
 /// by the haversine formula. Versus the WGS84 geodesic it errs by up to about 0.5 %, so tests
 /// use it as a bound with 1 % slack, never as an exact value.
-func haversineDistance(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Double {
+func haversineDistance(
+    _ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)
+) -> Double {
     let radius = 6_371_008.8
     let φ1 = a.latitude * .pi / 180
     let φ2 = b.latitude * .pi / 180

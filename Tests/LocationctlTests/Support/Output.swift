@@ -24,7 +24,7 @@ struct CSVRow {
         let header = try #require(lines.first, "no CSV header").split(separator: ",").map(String.init)
         let rows = try lines.dropFirst().map { line in
             let values = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            try #require(values.count == header.count, "row has \(values.count) fields, header \(header.count): \(line)")
+            try #require(values.count == header.count, "\(values.count) fields, header has \(header.count): \(line)")
             return CSVRow(fields: Dictionary(uniqueKeysWithValues: zip(header, values)))
         }
         return (header, rows)

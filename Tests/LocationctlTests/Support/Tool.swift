@@ -15,8 +15,9 @@ enum Tool: String {
         if FileManager.default.isExecutableFile(atPath: bundle.appendingPathComponent(Tool.locationctl.rawValue).path) {
             return bundle
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // #filePath is <package>/Tests/LocationctlTests/Support/Tool.swift.
+        var packageRoot = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { packageRoot.deleteLastPathComponent() }
         return packageRoot.appendingPathComponent(".build/debug")
     }()
 
