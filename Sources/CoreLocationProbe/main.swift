@@ -225,7 +225,8 @@ case .asyncmain:
 case .thread:
     let threadDelegate = delegate
     let thread = Thread {
-        // Linux keeps at most 15 bytes of a thread's name; a name given before start() is lost.
+        // Cosmetic: Linux keeps at most 15 bytes of a name, a name given before start() is lost,
+        // and now and then even this one is (swift-corelibs-foundation); tests compare pthread ids.
         Thread.current.name = "probe-manager"
         let manager = Probe.makeManager(delegate: threadDelegate)
         withExtendedLifetime(manager) { Probe.runCurrentRunLoop() }
