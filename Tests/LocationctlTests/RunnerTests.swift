@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// The harness itself: a tool that outlives its limit is killed and the test fails, never hangs.
+@Suite struct RunnerTests {
+    @Test func aToolThatOutlivesItsLimitIsKilled() async throws {
+        let sandbox = try Sandbox()
+        // Without a usage description the probe makes no progress; it would give up after 30 s.
+        let plist = try sandbox.writeInfoPlist(["CFBundleIdentifier": "org.example.probe"])
+        var environment = sandbox.environment
+        environment["CORELOCATION_SIMULATE"] = "48.8584,2.2945"
+        environment["CORELOCATION_INFO_PLIST"] = plist
+        let started = Date()
+        await #expect(throws: ToolTimedOut.self) {
+            try await Tool.probe.run(["runloop", "30"], environment: environment, in: sandbox.directory, limit: 0.5)
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func theProductsDirectoryHoldsBothTools() {
+        #expect(FileManager.default.isExecutableFile(atPath: Tool.locationctl.url.path), "\(Tool.productsDirectory)")
+        #expect(FileManager.default.isExecutableFile(atPath: Tool.probe.url.path), "\(Tool.productsDirectory)")
+    }
+}

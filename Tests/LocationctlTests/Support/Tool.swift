@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// A built executable of this package, found next to the test bundle.
+enum Tool: String {
+    case locationctl
+    case probe = "CoreLocationProbe"
+
+    /// The build products directory. Under `swift test` on Linux, `Bundle.main` is the test runner
+    /// executable's directory, which is where SwiftPM puts the package's executables; otherwise the
+    /// default `.build/debug` of the package that holds this file.
+    static let productsDirectory: URL = {
+        let bundle = Bundle.main.bundleURL
+        if FileManager.default.isExecutableFile(atPath: bundle.appendingPathComponent(Tool.locationctl.rawValue).path) {
+            return bundle
+        }
+        // #filePath is <package>/Tests/LocationctlTests/Support/Tool.swift.
+        var packageRoot = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { packageRoot.deleteLastPathComponent() }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+
+    var url: URL { Self.productsDirectory.appendingPathComponent(rawValue) }
+}
+
+/// What a finished subprocess left behind.
+struct ToolRun: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// How long the process ran, in seconds of wall time.
+    var duration: Double
+
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+
+    var description: String { "exit \(status) after \(duration) s\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+struct ToolTimedOut: Error, CustomStringConvertible {
+    var tool: Tool
+    var arguments: [String]
+    var limit: Double
+    var description: String { "\(tool.rawValue) \(arguments.joined(separator: " ")) ran for more than \(limit) s" }
+}
+
+extension Tool {
+    /// The longest any tool may run before the test kills it and fails.
+    static let timeLimit: Double = 60
+
+    /// Runs the tool with exactly `environment` (nothing inherited) and no standard input.
+    /// Throws `ToolTimedOut` after killing the process if it outlives `limit`.
+    func run(
+        _ arguments: [String], environment: [String: String], in directory: URL, limit: Double = Tool.timeLimit
+    ) async throws -> ToolRun {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+
+        let exited = Mutex(false)
+        let timedOut = Mutex(false)
+        let started = Date()
+        async let stdout = Self.readAll(output.fileHandleForReading)
+        async let stderr = Self.readAll(errors.fileHandleForReading)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in
+                exited.withLock { $0 = true }
+                continuation.resume(returning: finished.terminationStatus)
+            }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+                // Only while the termination handler has not run, so a reused pid is never hit
+                // (short of the instant between Foundation's reaping and its handler).
+                exited.withLock { hasExited in
+                    guard !hasExited else { return }
+                    timedOut.withLock { $0 = true }
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
+        // Process.run() closed the parent's copies of the write ends, so the reads end with the child.
+        let run = ToolRun(
+            status: status,
+            stdout: String(decoding: await stdout, as: UTF8.self),
+            stderr: String(decoding: await stderr, as: UTF8.self),
+            duration: Date().timeIntervalSince(started)
+        )
+        if timedOut.withLock({ $0 }) { throw ToolTimedOut(tool: self, arguments: arguments, limit: limit) }
+        return run
+    }
+
+    /// Reads a pipe to its end on a dispatch thread, so the cooperative pool is never blocked.
+    private static func readAll(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = (try? handle.readToEnd()) ?? Data()
+                continuation.resume(returning: data)
+            }
+        }
+    }
+}
