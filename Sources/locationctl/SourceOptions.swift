@@ -15,7 +15,10 @@ struct SourceOptions: ParsableArguments {
     )
     var simulate: String?
 
-    @Option(help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x")
+    )
     var speed: ReplaySpeed = ReplaySpeed(value: 1)
 
     @Option(help: ArgumentHelp("Add realistic GNSS noise to simulated fixes, with this seed.", valueName: "seed"))

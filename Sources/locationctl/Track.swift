@@ -44,6 +44,10 @@ extension LocationCtl {
         @MainActor
         mutating func run() async throws {
             let runtime = try source.installRuntime()
+            if runtime.sources.isEmpty {
+                // Authorization cannot help without a source: say what is missing at once.
+                try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
+            }
             let bridge = ManagerBridge()
             runtime.observeSources { _, event in
                 if event == .finished { bridge.sourceFinished() }

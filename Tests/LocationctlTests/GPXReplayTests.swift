@@ -34,6 +34,28 @@ import Testing
         }
     }
 
+    /// "As fast as possible" keeps the recorded timing in the timestamps, so a GPX written by
+    /// `track --speed max` replays with the same derived speeds as the route it came from.
+    @Test func aMaxSpeedRecordingKeepsItsTiming() async throws {
+        let sandbox = try Sandbox()
+        let original = try await sandbox.locationctl("track", "--simulate", "drive", "--speed", "max", "--format", "csv")
+        let recorded = try await sandbox.locationctl("track", "--simulate", "drive", "--speed", "max", "--format", "gpx")
+        #expect(original.status == 0 && recorded.status == 0, "\(original) \(recorded)")
+        let path = try sandbox.write(recorded.stdout, to: "recorded.gpx")
+        let replayed = try await sandbox.locationctl("track", "--simulate", path, "--speed", "max", "--format", "csv")
+        #expect(replayed.status == 0, "\(replayed)")
+        let before = try CSVRow.parse(original.stdout).rows
+        let after = try CSVRow.parse(replayed.stdout).rows
+        #expect(before.count == after.count && before.count >= 100)
+        let speedsBefore = before.compactMap { $0.fields["speed"].flatMap(Double.init) }
+        let speedsAfter = after.compactMap { $0.fields["speed"].flatMap(Double.init) }
+        #expect(speedsAfter.filter { $0 > 0 }.count > speedsAfter.count / 2)
+        // GPX keeps times to the millisecond and positions to full precision: speeds agree closely.
+        for (a, b) in zip(speedsBefore, speedsAfter) {
+            #expect(abs(a - b) < 0.01, "speed \(a) became \(b)")
+        }
+    }
+
     @Test func aCoordinateOutOfRangeNamesItsLine() async throws {
         let sandbox = try Sandbox()
         let path = try sandbox.write(

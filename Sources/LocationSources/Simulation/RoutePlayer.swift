@@ -55,11 +55,14 @@ public struct RoutePlayer: Sendable {
     }
 
     /// Returns the fixes of every point due at or before playback second `elapsed`, in order, all
-    /// stamped `timestamp`, and moves past them.
+    /// stamped `timestamp`, and moves past them. At infinite speed (every point at once) each fix is
+    /// stamped `timestamp` plus its recorded offset instead, so the recording's timing survives a
+    /// replay "as fast as possible" (and a GPX written from it replays with the same speeds).
     public mutating func advance(to elapsed: Double, timestamp: Date) -> [Fix] {
         var fixes: [Fix] = []
         while let due = nextDue, due <= elapsed {
-            fixes.append(fix(at: nextIndex, timestamp: timestamp))
+            let stamp = speed.isFinite ? timestamp : timestamp.addingTimeInterval(route.offsets[nextIndex])
+            fixes.append(fix(at: nextIndex, timestamp: stamp))
             nextIndex += 1
             if nextIndex == route.points.count, loops {
                 nextIndex = 0
