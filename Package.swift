@@ -64,6 +64,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "Geodesy",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",
