@@ -103,6 +103,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "Geodesy",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",

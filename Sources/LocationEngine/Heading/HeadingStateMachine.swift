@@ -106,8 +106,8 @@ public struct HeadingStateMachine: Sendable {
             stuckRaw = sample.raw
             stuckSince = now
             stuckCount = 1
+            if failing == .stuck { failing = nil }
         }
-        if failing == .stuck { return [] }  // the same value again after a stuck episode: still no heading
         guard let magnetic = HeadingMath.magneticHeading(
             field: sample.field, gravity: sample.gravity, orientation: settings.orientation
         ) else { return [] }
