@@ -28,7 +28,7 @@ extension LocationCtl {
         @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Where sysfs is mounted.", valueName: "path"))
         var sysfsRoot: String = "/sys"
 
-        @Option(help: ArgumentHelp("headingFilter in degrees; -1 (kCLHeadingFilterNone) for every change.",
+        @Option(parsing: .unconditional, help: ArgumentHelp("headingFilter in degrees; -1 (kCLHeadingFilterNone) for every change.",
                                    valueName: "deg"))
         var filter: Double = 1
 
