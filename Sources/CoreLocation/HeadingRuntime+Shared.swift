@@ -47,11 +47,13 @@ extension HeadingRuntime {
         let scheduler = DispatchScheduler()
         if let text = environment["CORELOCATION_HEADING_SIMULATE"], !text.isEmpty {
             let rate = Double(text) ?? 10
-            return HeadingRuntime(source: SimulatedHeadingSource(rate: rate, scheduler: scheduler), scheduler: scheduler,
-                                  logger: logger)
+            return HeadingRuntime(
+                source: SimulatedHeadingSource(rate: rate, scheduler: scheduler), scheduler: scheduler,
+                logger: logger)
         }
         let root = environment["CORELOCATION_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/sys"
-        let store = MagnetometerCalibrationStore(directory: MagnetometerCalibrationStore.defaultDirectory(environment: environment))
+        let store = MagnetometerCalibrationStore(
+            directory: MagnetometerCalibrationStore.defaultDirectory(environment: environment))
         let source = IIOHeadingSource.discover(sysfsRoot: root, scheduler: scheduler, store: store)
         return HeadingRuntime(source: source, scheduler: scheduler, logger: logger)
     }

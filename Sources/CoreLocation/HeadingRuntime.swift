@@ -30,8 +30,10 @@ package final class HeadingRuntime: Sendable {
 
     private let core = Mutex(Core())
 
-    package init(source: (any HeadingSource)?, scheduler: any Scheduler,
-                 logger: Logger = Logger(label: "corelocation.heading")) {
+    package init(
+        source: (any HeadingSource)?, scheduler: any Scheduler,
+        logger: Logger = Logger(label: "corelocation.heading")
+    ) {
         self.source = source
         self.scheduler = scheduler
         self.logger = logger
@@ -90,13 +92,13 @@ package final class HeadingRuntime: Sendable {
             let id = ObjectIdentifier(manager)
             let input: HeadingStateMachine.Input
             switch event {
-            case let .sample(sample):
+            case .sample(let sample):
                 let settings = HeadingSettings(
                     filter: manager.headingFilter,
                     orientation: HeadingOrientation(rawValue: manager.headingOrientation.rawValue) ?? .portrait
                 )
                 input = .sample(sample, settings)
-            case let .unavailable(reason):
+            case .unavailable(let reason):
                 input = .sourceUnavailable(reason: reason)
             }
             let location = Self.location(for: manager)
@@ -123,14 +125,15 @@ package final class HeadingRuntime: Sendable {
         return HeadingLocation(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalAltitude: height)
     }
 
-    private func perform(_ actions: [HeadingStateMachine.Action], for manager: CLLocationManager, id: ObjectIdentifier) {
+    private func perform(_ actions: [HeadingStateMachine.Action], for manager: CLLocationManager, id: ObjectIdentifier)
+    {
         for action in actions {
             switch action {
             case .powerOn:
                 powerIfNeeded()
             case .powerOff:
                 powerIfNeeded(excluding: id)
-            case let .deliver(reading):
+            case .deliver(let reading):
                 let heading = CLHeading(
                     magneticHeading: reading.magneticHeading, trueHeading: reading.trueHeading,
                     headingAccuracy: reading.accuracy, x: reading.field.x, y: reading.field.y, z: reading.field.z,
@@ -140,7 +143,7 @@ package final class HeadingRuntime: Sendable {
                 manager.callDelegate { manager, delegate in
                     delegate.locationManager(manager, didUpdateHeading: heading)
                 }
-            case let .fail(failure):
+            case .fail(let failure):
                 logger.warning("Heading failure", metadata: ["reason": "\(failure)"])
                 manager.callDelegate { manager, delegate in
                     delegate.locationManager(manager, didFailWithError: CLError(.headingFailure))

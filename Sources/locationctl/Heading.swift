@@ -28,11 +28,15 @@ extension LocationCtl {
         @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Where sysfs is mounted.", valueName: "path"))
         var sysfsRoot: String = "/sys"
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("headingFilter in degrees; -1 (kCLHeadingFilterNone) for every change.",
-                                   valueName: "deg"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "headingFilter in degrees; -1 (kCLHeadingFilterNone) for every change.",
+                valueName: "deg"))
         var filter: Double = 1
 
-        @Option(help: "headingOrientation: portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown.")
+        @Option(
+            help: "headingOrientation: portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown.")
         var orientation: String = "portrait"
 
         @Option(help: "Stop after this many headings.")
@@ -51,7 +55,8 @@ extension LocationCtl {
             if let rotate, !rotate.isFinite { throw ValidationError("--rotate must be a number of degrees per second") }
             guard filter.isFinite else { throw ValidationError("--filter must be a number of degrees") }
             guard Self.orientations[orientation] != nil else {
-                throw ValidationError("--orientation must be one of \(Self.orientations.keys.sorted().joined(separator: ", "))")
+                throw ValidationError(
+                    "--orientation must be one of \(Self.orientations.keys.sorted().joined(separator: ", "))")
             }
             guard format == .text || format == .json else { throw ValidationError("heading prints text or json") }
         }
@@ -64,7 +69,8 @@ extension LocationCtl {
                 headingSource = SimulatedHeadingSource(rate: rotate ?? 10, scheduler: runtime.scheduler)
             } else {
                 let store = MagnetometerCalibrationStore(directory: MagnetometerCalibrationStore.defaultDirectory())
-                headingSource = IIOHeadingSource.discover(sysfsRoot: sysfsRoot, scheduler: runtime.scheduler, store: store)
+                headingSource = IIOHeadingSource.discover(
+                    sysfsRoot: sysfsRoot, scheduler: runtime.scheduler, store: store)
             }
             guard let headingSource else {
                 try fail(NoHeadingSource(root: sysfsRoot), code: ExitCodes.noLocation)
@@ -82,7 +88,7 @@ extension LocationCtl {
             var askedLocation = false
             loop: for await event in bridge.events {
                 switch event {
-                case let .authorization(status):
+                case .authorization(let status):
                     // True heading needs a location; ask only when a location source exists.
                     guard !runtime.sources.isEmpty else { break }
                     if status.isAuthorized {
@@ -91,7 +97,7 @@ extension LocationCtl {
                         askedLocation = true
                         manager.requestWhenInUseAuthorization()
                     }
-                case let .heading(heading):
+                case .heading(let heading):
                     print(render(heading))
                     printed += 1
                     if let limit, printed >= limit { break loop }
@@ -117,7 +123,8 @@ extension LocationCtl {
                 return (try? encoder.encode(fields)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
             }
             let trueText = heading.trueHeading < 0 ? "   —   " : String(format: "%6.1f°", heading.trueHeading)
-            let accuracy = heading.headingAccuracy < 0 ? "uncalibrated" : String(format: "±%.1f°", heading.headingAccuracy)
+            let accuracy =
+                heading.headingAccuracy < 0 ? "uncalibrated" : String(format: "±%.1f°", heading.headingAccuracy)
             return String(format: "magnetic %6.1f°  true ", heading.magneticHeading) + trueText + "  " + accuracy
                 + String(format: "  x %+7.2f y %+7.2f z %+7.2f µT  ", heading.x, heading.y, heading.z)
                 + ISO8601DateFormatter().string(from: heading.timestamp)

@@ -22,12 +22,14 @@ struct MagneticReport: Encodable {
     var warnings: [String] {
         var out: [String] = []
         if field.isOutsideValidity {
-            out.append("\(String(format: "%.3f", decimalYear)) is outside \(model)'s validity (2025.0 to 2030.0); "
-                + "the values are extrapolated and may be wrong")
+            out.append(
+                "\(String(format: "%.3f", decimalYear)) is outside \(model)'s validity (2025.0 to 2030.0); "
+                    + "the values are extrapolated and may be wrong")
         }
         switch field.poleProximity {
         case .blackout:
-            out.append("H < 2000 nT: inside the blackout zone around the magnetic pole; compass headings are unreliable")
+            out.append(
+                "H < 2000 nT: inside the blackout zone around the magnetic pole; compass headings are unreliable")
         case .caution:
             out.append("H < 6000 nT: near the magnetic pole; compass accuracy may be degraded")
         case .none:
@@ -44,8 +46,9 @@ struct MagneticReport: Encodable {
         }
         func angle(_ name: String, _ value: Double, _ sense: String, _ sigma: Double, _ rate: Double) -> String {
             let minutes = (abs(value) * 60).rounded()
-            let body = String(format: "%-4@ = %3d° %2d' %@  +/- %4.2f°", name, Int(minutes) / 60,
-                              Int(minutes) % 60, sense, sigma)
+            let body = String(
+                format: "%-4@ = %3d° %2d' %@  +/- %4.2f°", name, Int(minutes) / 60,
+                Int(minutes) % 60, sense, sigma)
             return body + String(format: "      %4@dot = %5.1f '/yr", name, rate * 60)
         }
         var lines = [
@@ -57,10 +60,12 @@ struct MagneticReport: Encodable {
             "",
             String(format: "Declination D = %.2f°   Inclination I = %.2f°", field.declination, field.inclination),
             "",
-            angle("D", field.declination, field.declination >= 0 ? "(EAST)" : "(WEST)", declinationUncertainty,
-                  sv.declination),
-            angle("I", field.inclination, field.inclination >= 0 ? "(DOWN)" : "(UP)  ", Self.uncertainty.i,
-                  sv.inclination),
+            angle(
+                "D", field.declination, field.declination >= 0 ? "(EAST)" : "(WEST)", declinationUncertainty,
+                sv.declination),
+            angle(
+                "I", field.inclination, field.inclination >= 0 ? "(DOWN)" : "(UP)  ", Self.uncertainty.i,
+                sv.inclination),
             nT("H", field.horizontalIntensity, Self.uncertainty.h, sv.horizontalIntensity),
             nT("X", field.north, Self.uncertainty.x, sv.north),
             nT("Y", field.east, Self.uncertainty.y, sv.east),
@@ -100,14 +105,17 @@ struct MagneticReport: Encodable {
         try c.encodeIfPresent(field.gridVariation, forKey: .gridVariation)
         let sv = field.secularVariation
         try c.encode(
-            Rates(declination: sv.declination, inclination: sv.inclination, horizontalIntensity: sv.horizontalIntensity,
-                  north: sv.north, east: sv.east, down: sv.down, totalIntensity: sv.totalIntensity),
+            Rates(
+                declination: sv.declination, inclination: sv.inclination, horizontalIntensity: sv.horizontalIntensity,
+                north: sv.north, east: sv.east, down: sv.down, totalIntensity: sv.totalIntensity),
             forKey: .secularVariation
         )
         let u = Self.uncertainty
         try c.encode(
-            ["declination": declinationUncertainty, "inclination": u.i, "horizontalIntensity": u.h,
-             "north": u.x, "east": u.y, "down": u.z, "totalIntensity": u.f],
+            [
+                "declination": declinationUncertainty, "inclination": u.i, "horizontalIntensity": u.h,
+                "north": u.x, "east": u.y, "down": u.z, "totalIntensity": u.f,
+            ],
             forKey: .uncertainty
         )
         try c.encode(field.isOutsideValidity, forKey: .isOutsideValidity)

@@ -40,7 +40,8 @@ extension EGM96Geoid {
                 shift += 7
             }
             let residual = Int(zigzag >> 1) ^ -Int(zigzag & 1)
-            let row = index / columns, column = index % columns
+            let row = index / columns
+            let column = index % columns
             let prediction: Int
             if index == 0 {
                 prediction = 0

@@ -10,6 +10,6 @@ extension EGM96Geoid {
     static let rows = 721
     static let columns = 1440
     /// Number of encoded bytes (a check on decoding).
-    static let encodedByteCount = 1045035
+    static let encodedByteCount = 1_045_035
     static var encodedParts: [StaticString] { [data0, data1, data2, data3] }
 }

@@ -37,12 +37,16 @@ public enum EGM96Geoid {
         let x = lon / spacing
         let row = min(Int(y), rows - 2)
         let column = min(Int(x), columns - 1)
-        let fy = y - Double(row), fx = x - Double(column)
+        let fy = y - Double(row)
+        let fx = x - Double(column)
         let east = column + 1 == columns ? 0 : column + 1
         return grid.withUnsafeBufferPointer { cells in
-            let south0 = row * columns, north0 = south0 + columns
-            let sw = Double(cells[south0 + column]), se = Double(cells[south0 + east])
-            let nw = Double(cells[north0 + column]), ne = Double(cells[north0 + east])
+            let south0 = row * columns
+            let north0 = south0 + columns
+            let sw = Double(cells[south0 + column])
+            let se = Double(cells[south0 + east])
+            let nw = Double(cells[north0 + column])
+            let ne = Double(cells[north0 + east])
             let southern = sw + (se - sw) * fx
             let northern = nw + (ne - nw) * fx
             return (southern + (northern - southern) * fy) / 100

@@ -48,7 +48,8 @@ extension MagneticModel {
 
         // Rotate from geocentric to geodetic (NOAA's MAG_RotateMagneticVector).
         let psi = spherical.phig - phi
-        let cosPsi = cos(psi), sinPsi = sin(psi)
+        let cosPsi = cos(psi)
+        let sinPsi = sin(psi)
         let x = sums.x * cosPsi - sums.z * sinPsi
         let y = sums.y
         let z = sums.x * sinPsi + sums.z * cosPsi
@@ -97,7 +98,8 @@ extension MagneticModel {
     /// (NOAA's MAG_GeodeticToSpherical).
     static func geocentric(phi: Double, heightKilometers: Double) -> (phig: Double, radius: Double) {
         let e2 = wgs84F * (2 - wgs84F)
-        let sinPhi = sin(phi), cosPhi = cos(phi)
+        let sinPhi = sin(phi)
+        let cosPhi = cos(phi)
         let rc = wgs84A / (1 - e2 * sinPhi * sinPhi).squareRoot()
         let p = (rc + heightKilometers) * cosPhi
         let z = (rc * (1 - e2) + heightKilometers) * sinPhi

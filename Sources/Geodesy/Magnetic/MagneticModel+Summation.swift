@@ -22,16 +22,19 @@ extension MagneticModel {
         let terms = g.count
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * terms + 3 * (nMax + 1)) { scratch in
             guard let base = scratch.baseAddress else { return SphericalSums() }
-            let pcup = base, dpcup = base + terms
+            let pcup = base
+            let dpcup = base + terms
             let radiusPower = base + 2 * terms
-            let cosM = radiusPower + (nMax + 1), sinM = cosM + (nMax + 1)
+            let cosM = radiusPower + (nMax + 1)
+            let sinM = cosM + (nMax + 1)
             legendre(sinLatitude: sin(phig), pcup: pcup, dpcup: dpcup)
 
             let ratio = Self.referenceRadius / radius
             var power = ratio * ratio
             cosM[0] = 1
             sinM[0] = 0
-            let cosLambda = cos(lambda), sinLambda = sin(lambda)
+            let cosLambda = cos(lambda)
+            let sinLambda = sin(lambda)
             for n in 0...nMax {
                 radiusPower[n] = power
                 power *= ratio
@@ -53,7 +56,8 @@ extension MagneticModel {
                     let sinTerm = gNow * sinM[m] - hNow * cosM[m]
                     let cosRate = gDot[index] * cosM[m] + hDot[index] * sinM[m]
                     let sinRate = gDot[index] * sinM[m] - hDot[index] * cosM[m]
-                    let p = pcup[index], dp = dpcup[index]
+                    let p = pcup[index]
+                    let dp = dpcup[index]
                     let dm = Double(m)
                     sums.z -= rp * cosTerm * np1 * p
                     sums.y += rp * sinTerm * dm * p
@@ -70,8 +74,9 @@ extension MagneticModel {
                 sums.yDot /= cosPhi
             } else {
                 // At a geographic pole the east component is 0/0; NOAA takes its limit with m = 1 terms.
-                let special = poleEastComponent(sinLatitude: sin(phig), radiusPower: radiusPower, cos1: cosM[1],
-                                                sin1: sinM[1], t: t)
+                let special = poleEastComponent(
+                    sinLatitude: sin(phig), radiusPower: radiusPower, cos1: cosM[1],
+                    sin1: sinM[1], t: t)
                 sums.y = special.y
                 sums.yDot = special.yDot
             }
@@ -81,8 +86,10 @@ extension MagneticModel {
 
     /// Schmidt semi-normalised associated Legendre functions P(n, m)(x) and their derivatives with
     /// respect to latitude, x = sin(latitude) (NOAA's MAG_PcupLow; stable to degree ~16).
-    private func legendre(sinLatitude x: Double, pcup: UnsafeMutablePointer<Double>,
-                          dpcup: UnsafeMutablePointer<Double>) {
+    private func legendre(
+        sinLatitude x: Double, pcup: UnsafeMutablePointer<Double>,
+        dpcup: UnsafeMutablePointer<Double>
+    ) {
         let z = ((1 - x) * (1 + x)).squareRoot()
         pcup[0] = 1
         dpcup[0] = 0
@@ -117,11 +124,15 @@ extension MagneticModel {
 
     /// East component (and its rate) exactly at a pole (NOAA's MAG_SummationSpecial and
     /// MAG_SecVarSummationSpecial), nT and nT/year.
-    private func poleEastComponent(sinLatitude: Double, radiusPower: UnsafeMutablePointer<Double>,
-                                   cos1: Double, sin1: Double, t: Double) -> (y: Double, yDot: Double) {
-        var previous2 = 0.0, previous1 = 1.0  // P(n-2, 1), P(n-1, 1) up to normalisation
+    private func poleEastComponent(
+        sinLatitude: Double, radiusPower: UnsafeMutablePointer<Double>,
+        cos1: Double, sin1: Double, t: Double
+    ) -> (y: Double, yDot: Double) {
+        var previous2 = 0.0
+        var previous1 = 1.0  // P(n-2, 1), P(n-1, 1) up to normalisation
         var norm1 = 1.0
-        var y = 0.0, yDot = 0.0
+        var y = 0.0
+        var yDot = 0.0
         for n in 1...maxDegree {
             let index = n * (n + 1) / 2 + 1
             let norm2 = norm1 * Double(2 * n - 1) / Double(n)

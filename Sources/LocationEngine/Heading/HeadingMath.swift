@@ -12,8 +12,10 @@ public enum HeadingMath {
     /// down, +x landscape left, −x landscape right) plus the back of the device (−z), so that the
     /// heading is the direction the top points when flat and the direction the back camera looks when
     /// upright, continuously in between; face up/down and unknown use the top of the device (+y).
-    public static func magneticHeading(field: DeviceVector, gravity: DeviceVector?,
-                                       orientation: HeadingOrientation) -> Double? {
+    public static func magneticHeading(
+        field: DeviceVector, gravity: DeviceVector?,
+        orientation: HeadingOrientation
+    ) -> Double? {
         let up = gravity ?? DeviceVector(x: 0, y: 0, z: 1)
         guard field.isFinite, up.isFinite else { return nil }
         let east = field.cross(up)
@@ -42,7 +44,8 @@ public enum HeadingMath {
     /// Declination (degrees east) of WMM2025 at a place and time, or nil for an unusable place/date.
     public static func declination(at location: HeadingLocation, date: Date) -> Double? {
         let height = location.ellipsoidalAltitude.isFinite ? location.ellipsoidalAltitude / 1000 : 0
-        let clamped = min(max(height, MagneticModel.acceptedHeights.lowerBound), MagneticModel.acceptedHeights.upperBound)
+        let clamped = min(
+            max(height, MagneticModel.acceptedHeights.lowerBound), MagneticModel.acceptedHeights.upperBound)
         return try? MagneticModel.wmm2025.field(
             latitude: location.latitude, longitude: location.longitude, heightKilometers: clamped,
             decimalYear: decimalYear(date)

@@ -69,18 +69,18 @@ public struct HeadingStateMachine: Sendable {
             guard isRunning else { return [] }
             isRunning = false
             return [.powerOff]
-        case let .location(location):
+        case .location(let location):
             let valid = location.latitude.isFinite && abs(location.latitude) <= 90 && location.longitude.isFinite
             if valid { self.location = location }
             return []
         case .dismissCalibration:
             calibrationRequested = false
             return []
-        case let .sourceUnavailable(reason):
+        case .sourceUnavailable(let reason):
             guard isRunning else { return [] }
             stuckRaw = nil
             return fail(.sourceUnavailable(reason: reason))
-        case let .sample(sample, settings):
+        case .sample(let sample, let settings):
             guard isRunning else { return [] }
             return accept(sample, settings: settings, at: now)
         }
@@ -108,9 +108,11 @@ public struct HeadingStateMachine: Sendable {
             stuckCount = 1
             if failing == .stuck { failing = nil }
         }
-        guard let magnetic = HeadingMath.magneticHeading(
-            field: sample.field, gravity: sample.gravity, orientation: settings.orientation
-        ) else { return [] }
+        guard
+            let magnetic = HeadingMath.magneticHeading(
+                field: sample.field, gravity: sample.gravity, orientation: settings.orientation
+            )
+        else { return [] }
         failing = nil
 
         var actions: [Action] = []

@@ -47,8 +47,10 @@ public struct HeadingSample: Sendable, Hashable {
     public var isSaturated: Bool
     public var timestamp: Date
 
-    public init(field: DeviceVector, raw: DeviceVector? = nil, gravity: DeviceVector? = nil, accuracy: Double,
-                isSaturated: Bool = false, timestamp: Date) {
+    public init(
+        field: DeviceVector, raw: DeviceVector? = nil, gravity: DeviceVector? = nil, accuracy: Double,
+        isSaturated: Bool = false, timestamp: Date
+    ) {
         self.field = field
         self.raw = raw ?? field
         self.gravity = gravity
@@ -60,7 +62,8 @@ public struct HeadingSample: Sendable, Hashable {
 
 /// Which device axis the heading refers to (Core Location's `CLDeviceOrientation`, same raw values).
 public enum HeadingOrientation: Int32, Sendable, Hashable {
-    case unknown = 0, portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown
+    case unknown = 0
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown
 }
 
 /// What a client asked for: `filter` in degrees (≤ 0 or NaN: every sample), and the orientation.

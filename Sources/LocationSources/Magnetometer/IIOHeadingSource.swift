@@ -42,9 +42,11 @@ public final class IIOHeadingSource: HeadingSource {
     ///   - accelerometer: for tilt compensation; nil means the device is assumed flat, face up.
     ///   - interval: seconds between polls (default 0.1 s, 10 Hz).
     ///   - store: where calibrations persist; nil keeps them in memory only.
-    public init(magnetometer: IIODevice, accelerometer: IIODevice?, interval: Double = 0.1,
-                scheduler: any Scheduler, store: MagnetometerCalibrationStore?,
-                logger: Logger = Logger(label: "corelocation.magnetometer")) {
+    public init(
+        magnetometer: IIODevice, accelerometer: IIODevice?, interval: Double = 0.1,
+        scheduler: any Scheduler, store: MagnetometerCalibrationStore?,
+        logger: Logger = Logger(label: "corelocation.magnetometer")
+    ) {
         self.magnetometer = magnetometer
         self.accelerometer = accelerometer
         self.interval = interval.isFinite && interval > 0 ? interval : 0.1
@@ -55,12 +57,15 @@ public final class IIOHeadingSource: HeadingSource {
     }
 
     /// The first magnetometer under a sysfs root, with the first accelerometer (or nil without one).
-    public static func discover(sysfsRoot: String = "/sys", scheduler: any Scheduler,
-                                store: MagnetometerCalibrationStore?) -> IIOHeadingSource? {
+    public static func discover(
+        sysfsRoot: String = "/sys", scheduler: any Scheduler,
+        store: MagnetometerCalibrationStore?
+    ) -> IIOHeadingSource? {
         guard let magnetometer = IIODevice.devices(withChannel: "magn", sysfsRoot: sysfsRoot).first else { return nil }
         let accelerometer = IIODevice.devices(withChannel: "accel", sysfsRoot: sysfsRoot).first
-        return IIOHeadingSource(magnetometer: magnetometer, accelerometer: accelerometer, scheduler: scheduler,
-                                store: store)
+        return IIOHeadingSource(
+            magnetometer: magnetometer, accelerometer: accelerometer, scheduler: scheduler,
+            store: store)
     }
 
     static func key(_ device: IIODevice) -> String { "\(device.name)-\(device.deviceName)" }
@@ -116,11 +121,12 @@ public final class IIOHeadingSource: HeadingSource {
         let raw = 100 * magnetic.value
         let gravity = accelerometer.flatMap { try? $0.read("accel").value }
         let calibration = learn(raw)
-        return .sample(HeadingSample(
-            field: calibration?.apply(raw) ?? raw, raw: raw, gravity: gravity,
-            accuracy: calibration?.headingAccuracy ?? -1, isSaturated: magnetic.isSaturated,
-            timestamp: scheduler.wallNow
-        ))
+        return .sample(
+            HeadingSample(
+                field: calibration?.apply(raw) ?? raw, raw: raw, gravity: gravity,
+                accuracy: calibration?.headingAccuracy ?? -1, isSaturated: magnetic.isSaturated,
+                timestamp: scheduler.wallNow
+            ))
     }
 
     /// Collects the raw sample and refits when due; returns the calibration to apply.

@@ -47,7 +47,9 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
         var ata = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
         var atb = [Double](repeating: 0, count: 6)
         for s in samples {
-            let x = (s.x - mean.x) * k, y = (s.y - mean.y) * k, z = (s.z - mean.z) * k
+            let x = (s.x - mean.x) * k
+            let y = (s.y - mean.y) * k
+            let z = (s.z - mean.z) * k
             let row = [x * x, y * y, z * z, x, y, z]
             for i in 0..<6 {
                 atb[i] += row[i]
@@ -55,15 +57,18 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
             }
         }
         guard let p = solve(ata, atb), p[0] > 0, p[1] > 0, p[2] > 0 else { return nil }
-        let cx = -p[3] / (2 * p[0]), cy = -p[4] / (2 * p[1]), cz = -p[5] / (2 * p[2])
+        let cx = -p[3] / (2 * p[0])
+        let cy = -p[4] / (2 * p[1])
+        let cz = -p[5] / (2 * p[2])
         let g = 1 + p[3] * p[3] / (4 * p[0]) + p[4] * p[4] / (4 * p[1]) + p[5] * p[5] / (4 * p[2])
         guard g > 0 else { return nil }
         let radii = [(g / p[0]).squareRoot(), (g / p[1]).squareRoot(), (g / p[2]).squareRoot()]
         let meanRadius = pow(radii[0] * radii[1] * radii[2], 1.0 / 3)
         let offset = DeviceVector(x: mean.x + cx / k, y: mean.y + cy / k, z: mean.z + cz / k)
         let scale = DeviceVector(x: meanRadius / radii[0], y: meanRadius / radii[1], z: meanRadius / radii[2])
-        var calibration = MagnetometerCalibration(offset: offset, scale: scale, headingAccuracy: 0,
-                                                  sampleCount: samples.count)
+        var calibration = MagnetometerCalibration(
+            offset: offset, scale: scale, headingAccuracy: 0,
+            sampleCount: samples.count)
         let radius = meanRadius / k
         let squares = samples.map { s -> Double in
             let d = calibration.apply(s).length - radius

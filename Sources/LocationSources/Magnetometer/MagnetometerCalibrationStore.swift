@@ -15,7 +15,8 @@ public struct MagnetometerCalibrationStore: Sendable {
 
     /// The default directory for an environment (`XDG_DATA_HOME`, else `HOME/.local/share`).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return base + "/corelocation/magnetometer"
     }

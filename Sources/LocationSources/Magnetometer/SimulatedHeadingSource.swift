@@ -33,14 +33,17 @@ public final class SimulatedHeadingSource: HeadingSource {
     private let scheduler: any Scheduler
     private let state: Mutex<State>
 
-    public init(startHeading: Double = 0, rate: Double = 10, interval: Double = 0.1, location: HeadingLocation? = nil,
-                noise: Double = 0.05, seed: UInt64 = 1, scheduler: any Scheduler) {
+    public init(
+        startHeading: Double = 0, rate: Double = 10, interval: Double = 0.1, location: HeadingLocation? = nil,
+        noise: Double = 0.05, seed: UInt64 = 1, scheduler: any Scheduler
+    ) {
         self.startHeading = startHeading.isFinite ? startHeading : 0
         self.rate = rate.isFinite ? rate : 0
         self.interval = interval.isFinite && interval > 0 ? interval : 0.1
         self.noise = noise.isFinite ? abs(noise) : 0
         self.scheduler = scheduler
-        var h = 20.0, z = 45.0
+        var h = 20.0
+        var z = 45.0
         if let location,
             let field = try? MagneticModel.wmm2025.field(
                 latitude: location.latitude, longitude: location.longitude,
@@ -89,7 +92,8 @@ public final class SimulatedHeadingSource: HeadingSource {
     }
 
     private func emit(generation: Int, at deadline: Double) {
-        let made = state.withLock { state -> (handler: @Sendable (HeadingSourceEvent) -> Void, sample: HeadingSample)? in
+        let made = state.withLock {
+            state -> (handler: @Sendable (HeadingSourceEvent) -> Void, sample: HeadingSample)? in
             guard state.generation == generation, let handler = state.handler else { return nil }
             let psi = heading(after: deadline - state.startedAt) * .pi / 180
             func jitter() -> Double { noise == 0 ? 0 : Double.random(in: -noise...noise, using: &state.random) }

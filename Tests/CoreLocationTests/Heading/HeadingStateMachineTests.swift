@@ -8,16 +8,19 @@ struct HeadingStateMachineTests {
     static let t0 = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28
 
     /// A flat, face-up device whose top points at magnetic azimuth `heading`: H = 20 µT, Z = 45 µT.
-    static func sample(heading: Double, at seconds: Double = 0, accuracy: Double = 3, jitter: Double = 0,
-                       gravity: DeviceVector? = DeviceVector(x: 0, y: 0, z: 9.8)) -> HeadingSample {
+    static func sample(
+        heading: Double, at seconds: Double = 0, accuracy: Double = 3, jitter: Double = 0,
+        gravity: DeviceVector? = DeviceVector(x: 0, y: 0, z: 9.8)
+    ) -> HeadingSample {
         let psi = heading * .pi / 180
         let field = DeviceVector(x: -20 * sin(psi) + jitter, y: 20 * cos(psi), z: -45)
-        return HeadingSample(field: field, gravity: gravity, accuracy: accuracy,
-                             timestamp: t0.addingTimeInterval(seconds))
+        return HeadingSample(
+            field: field, gravity: gravity, accuracy: accuracy,
+            timestamp: t0.addingTimeInterval(seconds))
     }
 
     static func readings(_ actions: [HeadingStateMachine.Action]) -> [HeadingReading] {
-        actions.compactMap { if case let .deliver(reading) = $0 { reading } else { nil } }
+        actions.compactMap { if case .deliver(let reading) = $0 { reading } else { nil } }
     }
 
     @Test func startAndStopPowerTheSourceOnce() {
@@ -35,8 +38,9 @@ struct HeadingStateMachineTests {
         _ = machine.handle(.start, at: 0)
         var delivered: [Double] = []
         for (i, h) in [10.0, 10.5, 11.2, 11.9, 359.9, 0.5].enumerated() {
-            let actions = machine.handle(.sample(Self.sample(heading: h, jitter: Double(i) * 1e-6), HeadingSettings()),
-                                         at: Double(i))
+            let actions = machine.handle(
+                .sample(Self.sample(heading: h, jitter: Double(i) * 1e-6), HeadingSettings()),
+                at: Double(i))
             delivered += Self.readings(actions).map(\.magneticHeading)
         }
         #expect(delivered.count == 3)
@@ -58,8 +62,11 @@ struct HeadingStateMachineTests {
     func orientationRemapsTheReferenceAxis(orientation: HeadingOrientation, offset: Double) throws {
         var machine = HeadingStateMachine()
         _ = machine.handle(.start, at: 0)
-        let reading = try #require(Self.readings(machine.handle(
-            .sample(Self.sample(heading: 40), HeadingSettings(orientation: orientation)), at: 0)).first)
+        let reading = try #require(
+            Self.readings(
+                machine.handle(
+                    .sample(Self.sample(heading: 40), HeadingSettings(orientation: orientation)), at: 0)
+            ).first)
         #expect(HeadingMath.difference(reading.magneticHeading, 40 + offset) < 1e-9)
     }
 
@@ -82,14 +89,20 @@ struct HeadingStateMachineTests {
     @Test func trueHeadingUsesTheDeclination() throws {
         var machine = HeadingStateMachine()
         _ = machine.handle(.start, at: 0)
-        let first = try #require(Self.readings(machine.handle(.sample(Self.sample(heading: 100), HeadingSettings()), at: 0)).first)
+        let first = try #require(
+            Self.readings(machine.handle(.sample(Self.sample(heading: 100), HeadingSettings()), at: 0)).first)
         #expect(first.trueHeading == -1)
         _ = machine.handle(.location(HeadingLocation(latitude: 64.1, longitude: -21.9)), at: 1)  // Reykjavík
-        let second = try #require(Self.readings(machine.handle(
-            .sample(Self.sample(heading: 110, at: 1), HeadingSettings()), at: 1)).first)
+        let second = try #require(
+            Self.readings(
+                machine.handle(
+                    .sample(Self.sample(heading: 110, at: 1), HeadingSettings()), at: 1)
+            ).first)
         let year = try #require(MagneticModel.decimalYear(year: 2026, month: 5, day: 28))
-        let d = try MagneticModel.wmm2025.field(latitude: 64.1, longitude: -21.9, heightKilometers: 0, decimalYear: year)
-            .declination
+        let d = try MagneticModel.wmm2025.field(
+            latitude: 64.1, longitude: -21.9, heightKilometers: 0, decimalYear: year
+        )
+        .declination
         #expect(d < -5)  // about 12° west there: a wrong sign would show
         #expect(abs(second.trueHeading - HeadingMath.normalized(110 + d)) < 1e-9)
     }
@@ -101,8 +114,9 @@ struct HeadingStateMachineTests {
         _ = machine.handle(.start, at: 0)
         var all: [HeadingStateMachine.Action] = []
         for i in 0...60 {
-            all += machine.handle(.sample(Self.sample(heading: 50, at: Double(i) * 0.1), HeadingSettings(filter: -1)),
-                                  at: Double(i) * 0.1)
+            all += machine.handle(
+                .sample(Self.sample(heading: 50, at: Double(i) * 0.1), HeadingSettings(filter: -1)),
+                at: Double(i) * 0.1)
         }
         #expect(all.filter { $0 == .fail(.stuck) }.count == 1)
         let afterFailure = all.drop { $0 != .fail(.stuck) }
@@ -121,7 +135,8 @@ struct HeadingStateMachineTests {
         #expect(machine.handle(.sample(zero, HeadingSettings()), at: 1).isEmpty)  // same episode: reported once
         let nan = HeadingSample(field: DeviceVector(x: .nan, y: 0, z: 0), accuracy: 3, timestamp: Self.t0)
         #expect(machine.handle(.sample(nan, HeadingSettings()), at: 2).isEmpty)
-        #expect(machine.handle(.sourceUnavailable(reason: "gone"), at: 3) == [.fail(.sourceUnavailable(reason: "gone"))])
+        #expect(
+            machine.handle(.sourceUnavailable(reason: "gone"), at: 3) == [.fail(.sourceUnavailable(reason: "gone"))])
         #expect(machine.handle(.sourceUnavailable(reason: "gone"), at: 4).isEmpty)
     }
 
@@ -132,11 +147,17 @@ struct HeadingStateMachineTests {
         let settings = HeadingSettings(filter: -1)
         let a = machine.handle(.sample(Self.sample(heading: 1, accuracy: -1), settings), at: 0)
         #expect(a.first == .requestCalibrationDisplay && Self.readings(a).first?.accuracy == -1)
-        #expect(machine.handle(.sample(Self.sample(heading: 2, accuracy: 40), settings), at: 1).first != .requestCalibrationDisplay)
+        #expect(
+            machine.handle(.sample(Self.sample(heading: 2, accuracy: 40), settings), at: 1).first
+                != .requestCalibrationDisplay)
         _ = machine.handle(.sample(Self.sample(heading: 3, accuracy: 5), settings), at: 2)
-        #expect(machine.handle(.sample(Self.sample(heading: 4, accuracy: 30), settings), at: 3).first == .requestCalibrationDisplay)
+        #expect(
+            machine.handle(.sample(Self.sample(heading: 4, accuracy: 30), settings), at: 3).first
+                == .requestCalibrationDisplay)
         _ = machine.handle(.dismissCalibration, at: 4)
-        #expect(machine.handle(.sample(Self.sample(heading: 5, accuracy: 30), settings), at: 5).first == .requestCalibrationDisplay)
+        #expect(
+            machine.handle(.sample(Self.sample(heading: 5, accuracy: 30), settings), at: 5).first
+                == .requestCalibrationDisplay)
     }
 
     @Test func decimalYearFromDates() {

@@ -53,10 +53,11 @@ struct ManagerHeadingTests {
     /// The flat device of `HeadingStateMachineTests`, at a wall-clock date.
     static func sample(_ heading: Double, accuracy: Double = 3, jitter: Double = 0, date: Date) -> HeadingSourceEvent {
         let psi = heading * .pi / 180
-        return .sample(HeadingSample(
-            field: DeviceVector(x: -20 * sin(psi) + jitter, y: 20 * cos(psi), z: -45),
-            gravity: DeviceVector(x: 0, y: 0, z: 9.8), accuracy: accuracy, timestamp: date
-        ))
+        return .sample(
+            HeadingSample(
+                field: DeviceVector(x: -20 * sin(psi) + jitter, y: 20 * cos(psi), z: -45),
+                gravity: DeviceVector(x: 0, y: 0, z: 9.8), accuracy: accuracy, timestamp: date
+            ))
     }
 
     func setUp() throws -> (ManagerHarness, ScriptedHeadingSource, CLLocationManager, HeadingDelegate) {

@@ -29,9 +29,11 @@ struct WMMBehaviourTests {
 
     /// 2024.5 and 2031 are extrapolations: answered, but flagged; 2029.99 is still inside.
     @Test func datesOutsideValidityAreFlagged() throws {
-        #expect(try model.field(latitude: 10, longitude: 10, heightKilometers: 0, decimalYear: 2024.5).isOutsideValidity)
+        #expect(
+            try model.field(latitude: 10, longitude: 10, heightKilometers: 0, decimalYear: 2024.5).isOutsideValidity)
         #expect(try model.field(latitude: 10, longitude: 10, heightKilometers: 0, decimalYear: 2031).isOutsideValidity)
-        #expect(try !model.field(latitude: 10, longitude: 10, heightKilometers: 0, decimalYear: 2029.99).isOutsideValidity)
+        #expect(
+            try !model.field(latitude: 10, longitude: 10, heightKilometers: 0, decimalYear: 2029.99).isOutsideValidity)
     }
 
     /// Longitudes are reduced modulo 360: 240° and −120° are the same meridian.
@@ -67,14 +69,19 @@ struct WMMBehaviourTests {
         #expect((-180...180).contains(gv))
         let south = try model.field(latitude: -70, longitude: 100, heightKilometers: 0, decimalYear: 2026)
         #expect(abs(remainder(try #require(south.gridVariation) - (south.declination + 100), 360)) < 1e-9)
-        #expect(try model.field(latitude: 40, longitude: 100, heightKilometers: 0, decimalYear: 2026).gridVariation == nil)
+        #expect(
+            try model.field(latitude: 40, longitude: 100, heightKilometers: 0, decimalYear: 2026).gridVariation == nil)
     }
 
     /// NOAA's blackout (H < 2000 nT) and caution (H < 6000 nT) zones around the north magnetic pole;
     /// (86.5, 150) is inside the blackout zone per NOAA's calculator (which warns there).
     @Test func poleProximity() throws {
-        #expect(try model.field(latitude: 86.5, longitude: 150, heightKilometers: 0, decimalYear: 2027).poleProximity == .blackout)
-        #expect(try model.field(latitude: 45, longitude: -75, heightKilometers: 0, decimalYear: 2026).poleProximity == .none)
+        #expect(
+            try model.field(latitude: 86.5, longitude: 150, heightKilometers: 0, decimalYear: 2027).poleProximity
+                == .blackout)
+        #expect(
+            try model.field(latitude: 45, longitude: -75, heightKilometers: 0, decimalYear: 2026).poleProximity == .none
+        )
     }
 
     /// NOAA's day-of-year convention: 2025-01-01 = 2025.0, 2027-07-02 = 2027.5 (day 183 of 365),

@@ -59,7 +59,10 @@ struct Attitude {
 /// Collects a heading source's events, from any thread.
 final class HeadingEventRecorder: Sendable {
     private let storage = Mutex<[HeadingSourceEventBox]>([])
-    struct HeadingSourceEventBox: Sendable { var samples: HeadingSample?; var unavailable: String? }
+    struct HeadingSourceEventBox: Sendable {
+        var samples: HeadingSample?
+        var unavailable: String?
+    }
     var samples: [HeadingSample] { storage.withLock { $0.compactMap(\.samples) } }
     var failures: [String] { storage.withLock { $0.compactMap(\.unavailable) } }
     func record(sample: HeadingSample?, unavailable: String?) {

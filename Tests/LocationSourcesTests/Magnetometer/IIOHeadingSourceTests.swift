@@ -28,8 +28,9 @@ struct IIOHeadingSourceTests {
     }
 
     func heading(from fake: FakeSysfs, orientation: HeadingOrientation) throws -> Double? {
-        let source = try #require(IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil))
-        guard case let .sample(sample) = source.readEvent() else {
+        let source = try #require(
+            IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil))
+        guard case .sample(let sample) = source.readEvent() else {
             Issue.record("no sample")
             return nil
         }
@@ -76,8 +77,12 @@ struct IIOHeadingSourceTests {
         let fake = try makeTree(Attitude(yaw: 0, pitch: 0, roll: 0), accelerometer: false)
         defer { fake.destroy() }
         try fake.write(0, "in_magn_z_raw", "32767")
-        let source = try #require(IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil))
-        guard case let .sample(sample) = source.readEvent() else { Issue.record("no sample"); return }
+        let source = try #require(
+            IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil))
+        guard case .sample(let sample) = source.readEvent() else {
+            Issue.record("no sample")
+            return
+        }
         #expect(sample.isSaturated)
     }
 
@@ -90,8 +95,8 @@ struct IIOHeadingSourceTests {
         let recorder = HeadingEventRecorder()
         source.start { event in
             switch event {
-            case let .sample(sample): recorder.record(sample: sample, unavailable: nil)
-            case let .unavailable(reason): recorder.record(sample: nil, unavailable: reason)
+            case .sample(let sample): recorder.record(sample: sample, unavailable: nil)
+            case .unavailable(let reason): recorder.record(sample: nil, unavailable: reason)
             }
         }
         scheduler.advance(by: 0.35)

@@ -20,10 +20,11 @@ struct MagnetometerCalibrationTests {
             let r = (1 - z * z).squareRoot()
             let noise = { Double.random(in: -0.2...0.2, using: &random) }
             let true50 = DeviceVector(x: 50 * r * cos(phi), y: 50 * r * sin(phi), z: 50 * z)
-            samples.append(DeviceVector(
-                x: gains.x * true50.x + offset.x + noise(), y: gains.y * true50.y + offset.y + noise(),
-                z: gains.z * true50.z + offset.z + noise()
-            ))
+            samples.append(
+                DeviceVector(
+                    x: gains.x * true50.x + offset.x + noise(), y: gains.y * true50.y + offset.y + noise(),
+                    z: gains.z * true50.z + offset.z + noise()
+                ))
         }
         let fit = try #require(MagnetometerCalibration.fit(samples))
         #expect(abs(fit.offset.x - 12) < 0.3 && abs(fit.offset.y + 30) < 0.3 && abs(fit.offset.z - 7) < 0.3)
@@ -54,7 +55,8 @@ struct MagnetometerCalibrationTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: store.path(for: "ak8975-iio:device0"))
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(store.load(key: "other") == nil)
-        #expect(MagnetometerCalibrationStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x"])
-            == "/x/corelocation/magnetometer")
+        #expect(
+            MagnetometerCalibrationStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x"])
+                == "/x/corelocation/magnetometer")
     }
 }

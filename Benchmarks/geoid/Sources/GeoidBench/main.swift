@@ -28,4 +28,5 @@ for _ in 0..<repetitions {
 }
 timings.sort()
 output.withUnsafeBytes { FileManager.default.createFile(atPath: arguments[2], contents: Data($0)) }
-print("swift-geodesy \(count) \(String(format: "%.1f", timings[timings.count / 2])) \(String(format: "%.1f", decodeMs))")
+print(
+    "swift-geodesy \(count) \(String(format: "%.1f", timings[timings.count / 2])) \(String(format: "%.1f", decodeMs))")

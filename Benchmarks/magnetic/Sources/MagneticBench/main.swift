@@ -21,8 +21,10 @@ var timings: [Double] = []
 for _ in 0..<repetitions {
     let start = DispatchTime.now().uptimeNanoseconds
     for i in 0..<count {
-        guard let f = try? model.field(latitude: values[4 * i], longitude: values[4 * i + 1],
-                                       heightKilometers: values[4 * i + 2], decimalYear: values[4 * i + 3])
+        guard
+            let f = try? model.field(
+                latitude: values[4 * i], longitude: values[4 * i + 1],
+                heightKilometers: values[4 * i + 2], decimalYear: values[4 * i + 3])
         else { continue }
         output[7 * i] = f.declination
         output[7 * i + 1] = f.inclination
