@@ -30,6 +30,7 @@ public final class IIOHeadingSource: HeadingSource {
         var generation = 0
         var calibration: MagnetometerCalibration?
         var collected: [DeviceVector] = []
+        var lastProblem: String?
     }
 
     private let scheduler: any Scheduler
@@ -114,9 +115,15 @@ public final class IIOHeadingSource: HeadingSource {
         do {
             magnetic = try magnetometer.read("magn")
         } catch {
-            logger.warning("Magnetometer unreadable", metadata: ["error": "\(error)"])
+            // Logged once per problem, not on every poll.
+            let isNew = state.withLock { state in
+                defer { state.lastProblem = error.message }
+                return state.lastProblem != error.message
+            }
+            if isNew { logger.warning("Magnetometer unreadable", metadata: ["error": "\(error)"]) }
             return .unavailable(reason: error.message)
         }
+        state.withLock { $0.lastProblem = nil }
         // IIO magnetometers report Gauss; 1 G = 100 µT.
         let raw = 100 * magnetic.value
         let gravity = accelerometer.flatMap { try? $0.read("accel").value }
