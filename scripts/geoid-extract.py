@@ -77,7 +77,7 @@ extension EGM96Geoid {{
     static let rows = {rows}
     static let columns = {cols}
     /// Number of encoded bytes (a check on decoding).
-    static let encodedByteCount = {len(out)}
+    static let encodedByteCount = {len(out):_}
     static var encodedParts: [StaticString] {{ [{", ".join(f"data{p}" for p in range(PARTS))}] }}
 }}
 """)
