@@ -111,9 +111,11 @@ package final class HeadingRuntime: Sendable {
             }
             perform(actions, for: manager, id: id)
         }
+        // Managers that went away without stopping: forget them, and power off if nobody is left.
         core.withLock { core in
             core.sessions = core.sessions.filter { $0.value.manager != nil }
         }
+        powerIfNeeded()
     }
 
     /// The manager's last known location, when it may know it (true heading needs it).

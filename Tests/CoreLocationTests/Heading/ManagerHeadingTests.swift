@@ -145,3 +145,19 @@ struct ManagerHeadingTests {
         #expect(!HeadingRuntime.runtime(for: manager).isDisplayingCalibration(for: manager))
     }
 }
+
+struct ManagerLifetimeHeadingTests {
+    /// A manager released while updating heading stops costing power at the next sample.
+    @Test func releasedManagerPowersTheSourceOff() throws {
+        let h = try ManagerHarness()
+        let source = ScriptedHeadingSource()
+        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        var manager: CLLocationManager? = CLLocationManager(runtime: h.runtime, target: h.target)
+        manager?.startUpdatingHeading()
+        #expect(source.isOn)
+        manager = nil
+        source.send(ManagerHeadingTests.sample(10, date: h.scheduler.wallNow))
+        #expect(!source.isOn)
+        #expect(source.startCount == 1)
+    }
+}
