@@ -28,7 +28,9 @@ extension LocationCtl {
         var latitude: Double { coordinates.first.flatMap(Double.init) ?? .nan }
         var longitude: Double { coordinates.dropFirst().first.flatMap(Double.init) ?? .nan }
 
-        @Option(help: ArgumentHelp("Height above the WGS84 ellipsoid, kilometres.", valueName: "km"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Height above the WGS84 ellipsoid, kilometres.", valueName: "km"))
         var height: Double = 0
 
         @Option(help: ArgumentHelp("Date (UTC), default today.", valueName: "YYYY-MM-DD"))
