@@ -10,11 +10,14 @@ extension LocationCtl {
             abstract: "Print headings as they arrive, as startUpdatingHeading() delivers them.",
             discussion: """
                 Reads the first IIO magnetometer under /sys (tilt-compensated with an IIO accelerometer when \
-                there is one), or a simulated device turning flat on a table (--rotate, implied by \
-                --simulate). True heading needs a location: with --simulate the simulated position is used.
+                there is one), or a simulated device: turning flat on a table (--rotate, implied by \
+                --simulate LAT,LON), or following a simulated route's course (--simulate ROUTE|GPX; headings \
+                then come with the route's fixes, which need location authorization). True heading needs a \
+                location: with --simulate the simulated position is used.
 
                 Examples:
                   locationctl heading --simulate 64.1,-21.9 --limit 10
+                  locationctl heading --simulate drive --speed 5
                   locationctl heading --rotate 45 --filter 10 --format json
                   locationctl heading --sysfs-root /tmp/fake-sys --orientation landscapeLeft
                 """
@@ -65,7 +68,14 @@ extension LocationCtl {
         mutating func run() async throws {
             let runtime = try source.installRuntime()
             let headingSource: (any HeadingSource)?
-            if rotate != nil || source.simulate != nil {
+            if rotate == nil, let simulate = source.simulate, case .route = try SimulationScenario.parse(simulate) {
+                // A simulated route: the compass follows its course (true heading = course).
+                let course = CourseHeadingSource()
+                runtime.observeSources { _, event in
+                    if case .fix(let fix) = event { course.follow(fix) }
+                }
+                headingSource = course
+            } else if rotate != nil || source.simulate != nil {
                 headingSource = SimulatedHeadingSource(rate: rotate ?? 10, scheduler: runtime.scheduler)
             } else {
                 let store = MagnetometerCalibrationStore(directory: MagnetometerCalibrationStore.defaultDirectory())
