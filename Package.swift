@@ -64,6 +64,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "Geodesy",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",
@@ -102,6 +103,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "Geodesy",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",

@@ -237,9 +237,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     // does on hardware that lacks the service: its availability method returns false and its start
     // call reports the documented error through the delegate.
 
-    // MARK: Heading (arrives with the magnetometer and WMM work)
+    // MARK: Heading (HeadingRuntime.swift; filter and orientation are read at each sample)
 
-    open class func headingAvailable() -> Bool { false }
+    open class func headingAvailable() -> Bool { HeadingRuntime.shared.isAvailable }
 
     open var headingFilter: CLLocationDegrees {
         get { state.withLock { $0.headingFilter } }
@@ -251,17 +251,13 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         set { state.withLock { $0.headingOrientation = newValue } }
     }
 
-    open var heading: CLHeading? { nil }
+    open var heading: CLHeading? { HeadingRuntime.runtime(for: self).lastHeading(for: self) }
 
-    open func startUpdatingHeading() {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFailWithError: CLError(.headingFailure))
-        }
-    }
+    open func startUpdatingHeading() { HeadingRuntime.runtime(for: self).start(for: self) }
 
-    open func stopUpdatingHeading() {}
+    open func stopUpdatingHeading() { HeadingRuntime.runtime(for: self).stop(for: self) }
 
-    open func dismissHeadingCalibrationDisplay() {}
+    open func dismissHeadingCalibrationDisplay() { HeadingRuntime.runtime(for: self).dismissCalibration(for: self) }
 
     // MARK: Region monitoring
 

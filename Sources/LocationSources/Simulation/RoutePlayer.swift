@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import LocationEngine
 
 /// Replays a route as fixes, driven by elapsed time only: pure, no clock, no I/O.
@@ -10,7 +11,8 @@ import LocationEngine
 /// position jumps from the last point back to the first.
 ///
 /// Fix values: latitude/longitude of the recorded point; `altitude` = GPX `ele` (above mean sea
-/// level) and, until the geoid correction arrives, `ellipsoidalAltitude` = the same value;
+/// level) and `ellipsoidalAltitude` = `ele` + the EGM96 geoid height N at the point (GPX elevations
+/// are orthometric by convention);
 /// `horizontalAccuracy` 5 m and `verticalAccuracy` 8 m (−1 without `ele`), typical of a consumer
 /// receiver in the open; speed and course as `SimulatedRoute.kinematics(at:)` derives them;
 /// `isSimulated` true. The timestamp is the caller's (the wall clock at emission), never the
@@ -80,7 +82,9 @@ public struct RoutePlayer: Sendable {
             latitude: point.latitude,
             longitude: point.longitude,
             altitude: point.elevation ?? 0,
-            ellipsoidalAltitude: point.elevation ?? 0,
+            ellipsoidalAltitude: point.elevation.map {
+                $0 + EGM96Geoid.geoidHeight(latitude: point.latitude, longitude: point.longitude)
+            } ?? 0,
             horizontalAccuracy: Self.horizontalAccuracy,
             verticalAccuracy: point.elevation == nil ? -1 : Self.verticalAccuracy,
             course: motion.course,
