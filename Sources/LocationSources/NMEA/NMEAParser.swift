@@ -1,0 +1,148 @@
+/// Decodes single NMEA 0183 lines (without the line ending) into `NMEASentence`s.
+///
+/// The parser works on the caller's bytes in place: no `String`, no Foundation, no allocation per
+/// field (a sentence's satellite lists are stored inline). Every line ends in exactly one of three
+/// ways, each counted in `statistics`: decoded, ignored (well-formed, type not used), or dropped with
+/// a reason. Checksums are required: a line without `*hh` is dropped.
+public struct NMEAParser: Sendable {
+    public private(set) var statistics = NMEAStatistics()
+
+    public init() {}
+
+    /// What became of one line.
+    public enum Outcome: Sendable, Hashable {
+        case sentence(NMEASentence)
+        case ignored
+        case dropped(NMEAFailure)
+    }
+
+    /// Decodes a line and counts the outcome; nil unless a sentence came out.
+    public mutating func parse(_ line: UnsafeRawBufferPointer) -> NMEASentence? {
+        switch Self.decode(line) {
+        case .sentence(let sentence):
+            statistics.decoded += 1
+            return sentence
+        case .ignored:
+            statistics.ignored += 1
+            return nil
+        case .dropped(let failure):
+            statistics.record(failure)
+            return nil
+        }
+    }
+
+    public mutating func parse(_ line: [UInt8]) -> NMEASentence? {
+        line.withUnsafeBytes { parse($0) }
+    }
+
+    /// Counts a line the splitter dropped for its length.
+    public mutating func recordOverlong() { statistics.record(.overlong) }
+
+    /// Decodes one line without counting. Trailing `\r`/`\n` are tolerated.
+    public static func decode(_ line: UnsafeRawBufferPointer) -> Outcome {
+        var end = line.count
+        while end > 0 && (line[end - 1] == 0x0D || line[end - 1] == 0x0A) { end -= 1 }
+        guard end > 0, line[0] == UInt8(ascii: "$") || line[0] == UInt8(ascii: "!") else {
+            return .dropped(.notASentence)
+        }
+        // Checksum: XOR of everything between the start character and `*`.
+        var checksum: UInt8 = 0
+        var index = 1
+        var star = -1
+        while index < end {
+            let byte = line[index]
+            if byte < 0x20 || byte > 0x7E { return .dropped(.nonPrintable) }
+            if byte == UInt8(ascii: "*") {
+                star = index
+                break
+            }
+            checksum ^= byte
+            index += 1
+        }
+        guard star >= 0, end - star == 3 else {
+            if star >= 0 {
+                for position in star..<end where line[position] < 0x20 || line[position] > 0x7E {
+                    return .dropped(.nonPrintable)
+                }
+            }
+            return .dropped(.missingChecksum)
+        }
+        guard let high = hexValue(line[star + 1]), let low = hexValue(line[star + 2]) else {
+            return .dropped(.missingChecksum)
+        }
+        guard high << 4 | low == checksum else { return .dropped(.badChecksum) }
+        if line[0] == UInt8(ascii: "!") { return .ignored }  // AIS and other encapsulated data
+
+        // Address: 2-letter talker + 3-letter type, then a comma. Proprietary `$P…` is not decoded.
+        var comma = 1
+        while comma < star && line[comma] != UInt8(ascii: ",") { comma += 1 }
+        let addressLength = comma - 1
+        guard addressLength >= 2 else { return .dropped(.truncated) }
+        if line[1] == UInt8(ascii: "P") { return .ignored }
+        guard addressLength == 5 else { return .ignored }
+        let talker = NMEATalker(first: line[1], second: line[2])
+        let type = UInt32(line[3]) << 16 | UInt32(line[4]) << 8 | UInt32(line[5])
+        var cursor = NMEAFieldCursor(bytes: line, start: comma + 1, end: star)
+        if comma >= star {
+            // A bare address with no fields at all.
+            cursor = NMEAFieldCursor(bytes: line, start: star + 1, end: star)
+        }
+        let body: NMEASentence.Body?
+        do throws(NMEADecodeError) {
+            switch type {
+            case Self.typeGGA: body = .gga(try decodeGGA(&cursor))
+            case Self.typeRMC: body = .rmc(try decodeRMC(&cursor))
+            case Self.typeGLL: body = .gll(try decodeGLL(&cursor))
+            case Self.typeVTG: body = .vtg(try decodeVTG(&cursor))
+            case Self.typeGSA: body = .gsa(try decodeGSA(&cursor))
+            case Self.typeGSV: body = .gsv(try decodeGSV(&cursor))
+            case Self.typeGST: body = .gst(try decodeGST(&cursor))
+            case Self.typeGNS: body = .gns(try decodeGNS(&cursor))
+            case Self.typeZDA: body = .zda(try decodeZDA(&cursor))
+            case Self.typeHDT: body = .hdt(try decodeHDT(&cursor))
+            case Self.typeHDG: body = .hdg(try decodeHDG(&cursor))
+            case Self.typeTHS: body = .ths(try decodeTHS(&cursor))
+            default: body = nil
+            }
+        } catch {
+            return .dropped(error.failure)
+        }
+        guard let body else { return .ignored }
+        return .sentence(NMEASentence(talker: talker, body: body))
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func code(_ text: StaticString) -> UInt32 {
+        let bytes = text.utf8Start
+        return UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
+    }
+
+    static let typeGGA = code("GGA")
+    static let typeRMC = code("RMC")
+    static let typeGLL = code("GLL")
+    static let typeVTG = code("VTG")
+    static let typeGSA = code("GSA")
+    static let typeGSV = code("GSV")
+    static let typeGST = code("GST")
+    static let typeGNS = code("GNS")
+    static let typeZDA = code("ZDA")
+    static let typeHDT = code("HDT")
+    static let typeHDG = code("HDG")
+    static let typeTHS = code("THS")
+}
+
+/// A decoding failure inside one sentence type (thrown by the per-type decoders; typed throws keep
+/// it allocation-free).
+struct NMEADecodeError: Error {
+    let failure: NMEAFailure
+    static let truncated = NMEADecodeError(failure: .truncated)
+    static let invalid = NMEADecodeError(failure: .invalidField)
+}
