@@ -37,7 +37,9 @@ public struct NMEALineSplitter: Sendable {
             if byte == 0x0A || byte == 0x0D {
                 finishLine(chunk, from: lineStart, to: index, body)
                 lineStart = index + 1
-            } else if (byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!")) && (index > lineStart || !buffer.isEmpty) {
+            } else if byte == UInt8(ascii: "$") || byte == UInt8(ascii: "!"),
+                index > lineStart || !buffer.isEmpty || discarding
+            {
                 finishLine(chunk, from: lineStart, to: index, body)
                 lineStart = index
             }

@@ -77,8 +77,8 @@ public struct NMEAParser: Sendable {
         var comma = 1
         while comma < star && line[comma] != UInt8(ascii: ",") { comma += 1 }
         let addressLength = comma - 1
-        guard addressLength >= 2 else { return .dropped(.truncated) }
-        if line[1] == UInt8(ascii: "P") { return .ignored }
+        if addressLength >= 1 && line[1] == UInt8(ascii: "P") { return .ignored }
+        guard addressLength >= 5 else { return .dropped(.truncated) }
         guard addressLength == 5 else { return .ignored }
         let talker = NMEATalker(first: line[1], second: line[2])
         let type = UInt32(line[3]) << 16 | UInt32(line[4]) << 8 | UInt32(line[5])
