@@ -8,6 +8,7 @@ extension NMEAEpochAssembler {
     /// Turns the epoch into an event and updates `status`.
     mutating func close(receivedAt: Date) -> NMEAEpochEvent? {
         epoch.emitted = true
+        lastClosedEpochTime = epoch.time
         updateStatus()
         guard let time = epoch.time else { return nil }
         if let problem = invalidity() {

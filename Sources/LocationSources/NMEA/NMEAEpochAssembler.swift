@@ -40,6 +40,8 @@ public struct NMEAEpochAssembler: Sendable {
     /// Marks every fix as simulated (for replays of recordings).
     public var marksFixesSimulated: Bool
     public internal(set) var status = NMEAReceiverStatus()
+    /// UTC time of day of the epoch closed last (seconds after midnight).
+    public internal(set) var lastClosedEpochTime: Double?
 
     var epoch = Epoch()
     /// Days since 1970-01-01 of the last date a sentence gave, and the time of day it came with.

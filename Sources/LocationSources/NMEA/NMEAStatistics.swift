@@ -34,17 +34,46 @@ public struct NMEAStatistics: Sendable, Hashable {
     public var decoded = 0
     /// Well-formed sentences (checksum right) of types not decoded: proprietary `$P…`, AIS, depth…
     public var ignored = 0
-    private var failures = [Int](repeating: 0, count: NMEAFailure.allCases.count)
+    // One counter per `NMEAFailure` case, inline so that counting never allocates.
+    private var notASentence = 0
+    private var nonPrintable = 0
+    private var missingChecksum = 0
+    private var badChecksum = 0
+    private var truncated = 0
+    private var invalidField = 0
+    private var overlong = 0
 
     public init() {}
 
     public subscript(failure: NMEAFailure) -> Int {
-        get { failures[failure.rawValue] }
-        set { failures[failure.rawValue] = newValue }
+        get {
+            switch failure {
+            case .notASentence: notASentence
+            case .nonPrintable: nonPrintable
+            case .missingChecksum: missingChecksum
+            case .badChecksum: badChecksum
+            case .truncated: truncated
+            case .invalidField: invalidField
+            case .overlong: overlong
+            }
+        }
+        set {
+            switch failure {
+            case .notASentence: notASentence = newValue
+            case .nonPrintable: nonPrintable = newValue
+            case .missingChecksum: missingChecksum = newValue
+            case .badChecksum: badChecksum = newValue
+            case .truncated: truncated = newValue
+            case .invalidField: invalidField = newValue
+            case .overlong: overlong = newValue
+            }
+        }
     }
 
     /// All lines dropped, every reason together.
-    public var dropped: Int { failures.reduce(0, +) }
+    public var dropped: Int {
+        notASentence + nonPrintable + missingChecksum + badChecksum + truncated + invalidField + overlong
+    }
 
-    mutating func record(_ failure: NMEAFailure) { failures[failure.rawValue] += 1 }
+    mutating func record(_ failure: NMEAFailure) { self[failure] += 1 }
 }
