@@ -14,14 +14,14 @@ extension NMEAStreamSource {
     }
 
     func startReader(_ endpoint: NMEAEndpoint, generation: Int) {
+        // A socket pair rather than a pipe: `stop()` writes with MSG_NOSIGNAL, so a reader thread that
+        // already ended (and closed its end) cannot raise SIGPIPE in the caller.
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            deliver([.unavailable(reason: "cannot create a pipe: \(String(cString: strerror(errno)))")],
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pipeEnds) == 0 else {
+            deliver([.unavailable(reason: "cannot create a socket pair: \(String(cString: strerror(errno)))")],
                 generation: generation, status: nil)
             return
         }
-        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
         let wakeRead = pipeEnds[0]
         state.withLock { $0.wakeDescriptor = pipeEnds[1] }
         let thread = Thread { [self] in
@@ -58,8 +58,10 @@ extension NMEAStreamSource {
             }
             lastProblem = nil
             logger.info("NMEA input opened", metadata: ["input": "\(endpoint)"])
+            state.withLock { if $0.generation == generation { $0.isOpen = true } }
             let outcome = readLoop(channel, endpoint: endpoint, decoder: &decoder, detector: &detector,
                 wake: wake, generation: generation)
+            state.withLock { if $0.generation == generation { $0.isOpen = false } }
             channel.close()
             decoder.resetLine()
             switch outcome {

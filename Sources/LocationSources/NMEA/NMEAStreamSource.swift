@@ -50,6 +50,7 @@ public final class NMEAStreamSource: LocationSource {
         /// The write end of the running reader thread's wake-up pipe.
         var wakeDescriptor: Int32?
         var lockedBaud: Int?
+        var isOpen = false
     }
 
     /// - Parameters:
@@ -104,6 +105,9 @@ public final class NMEAStreamSource: LocationSource {
     /// The receiver's latest status and the stream's sentence counters.
     public var status: NMEAReceiverStatus { state.withLock { $0.status } }
 
+    /// True while a live input is open (device present, connection up); false for replays.
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
+
     /// The baud rate auto-detection settled on (serial inputs without a fixed rate), nil before.
     public var detectedBaudRate: Int? { state.withLock { $0.lockedBaud } }
 
@@ -151,6 +155,7 @@ public final class NMEAStreamSource: LocationSource {
             state.work = nil
             wake(&state)
             state.handler = nil
+            state.isOpen = false
             state.generation += 1
         }
         logger.debug("NMEA source stopped", metadata: ["input": "\(input)"])
@@ -160,7 +165,7 @@ public final class NMEAStreamSource: LocationSource {
     private func wake(_ state: inout State) {
         if let fd = state.wakeDescriptor {
             var byte: UInt8 = 1
-            _ = write(fd, &byte, 1)
+            _ = send(fd, &byte, 1, Int32(MSG_NOSIGNAL))
             close(fd)
             state.wakeDescriptor = nil
         }
