@@ -33,6 +33,19 @@ public struct NMEALineSplitter: Sendable {
         var index = 0
         let count = chunk.count
         while index < count {
+            // Skip eight bytes at a time (SWAR) while none of them ends or starts a line.
+            if let base = chunk.baseAddress {
+                while index + 8 <= count {
+                    let word = (base + index).loadUnaligned(as: UInt64.self)
+                    if SWAR.hasByte(word, 0x0A) || SWAR.hasByte(word, 0x0D) || SWAR.hasByte(word, 0x24)
+                        || SWAR.hasByte(word, 0x21)
+                    {
+                        break
+                    }
+                    index += 8
+                }
+                if index >= count { break }
+            }
             let byte = chunk[index]
             if byte == 0x0A || byte == 0x0D {
                 finishLine(chunk, from: lineStart, to: index, body)

@@ -18,17 +18,21 @@ public struct NMEAParser: Sendable {
 
     /// Decodes a line and counts the outcome; nil unless a sentence came out.
     public mutating func parse(_ line: UnsafeRawBufferPointer) -> NMEASentence? {
-        switch Self.decode(line) {
-        case .sentence(let sentence):
-            statistics.decoded += 1
-            return sentence
-        case .ignored:
-            statistics.ignored += 1
-            return nil
-        case .dropped(let failure):
-            statistics.record(failure)
-            return nil
+        var verdict = Verdict.decoded
+        let sentence = Self.decode(line, verdict: &verdict)
+        switch verdict {
+        case .decoded: statistics.decoded += 1
+        case .ignored: statistics.ignored += 1
+        case .dropped(let failure): statistics.record(failure)
         }
+        return sentence
+    }
+
+    /// What became of a line, without the sentence (so the sentence is copied only once).
+    enum Verdict {
+        case decoded
+        case ignored
+        case dropped(NMEAFailure)
     }
 
     public mutating func parse(_ line: [UInt8]) -> NMEASentence? {
@@ -40,18 +44,45 @@ public struct NMEAParser: Sendable {
 
     /// Decodes one line without counting. Trailing `\r`/`\n` are tolerated.
     public static func decode(_ line: UnsafeRawBufferPointer) -> Outcome {
+        var verdict = Verdict.decoded
+        let sentence = decode(line, verdict: &verdict)
+        switch verdict {
+        case .decoded: return sentence.map(Outcome.sentence) ?? .ignored
+        case .ignored: return .ignored
+        case .dropped(let failure): return .dropped(failure)
+        }
+    }
+
+    static func decode(_ line: UnsafeRawBufferPointer, verdict: inout Verdict) -> NMEASentence? {
         var end = line.count
         while end > 0 && (line[end - 1] == 0x0D || line[end - 1] == 0x0A) { end -= 1 }
         guard end > 0, line[0] == UInt8(ascii: "$") || line[0] == UInt8(ascii: "!") else {
-            return .dropped(.notASentence)
+            return drop(.notASentence, &verdict)
         }
         // Checksum: XOR of everything between the start character and `*`.
         var checksum: UInt8 = 0
         var index = 1
         var star = -1
+        // Eight bytes at a time (SWAR) while they are all printable and hold no `*`; the byte loop
+        // below finishes and classifies whatever stopped the fast path.
+        if let base = line.baseAddress {
+            var lanes: UInt64 = 0
+            while index + 8 <= end {
+                let word = UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
+                if SWAR.hasByteBelow0x20(word) || SWAR.hasByteAbove0x7E(word) || SWAR.hasByte(word, 0x2A) {
+                    break
+                }
+                lanes ^= word
+                index += 8
+            }
+            lanes ^= lanes >> 32
+            lanes ^= lanes >> 16
+            lanes ^= lanes >> 8
+            checksum = UInt8(truncatingIfNeeded: lanes)
+        }
         while index < end {
             let byte = line[index]
-            if byte < 0x20 || byte > 0x7E { return .dropped(.nonPrintable) }
+            if byte < 0x20 || byte > 0x7E { return drop(.nonPrintable, &verdict) }
             if byte == UInt8(ascii: "*") {
                 star = index
                 break
@@ -62,24 +93,33 @@ public struct NMEAParser: Sendable {
         guard star >= 0, end - star == 3 else {
             if star >= 0 {
                 for position in star..<end where line[position] < 0x20 || line[position] > 0x7E {
-                    return .dropped(.nonPrintable)
+                    return drop(.nonPrintable, &verdict)
                 }
             }
-            return .dropped(.missingChecksum)
+            return drop(.missingChecksum, &verdict)
         }
         guard let high = hexValue(line[star + 1]), let low = hexValue(line[star + 2]) else {
-            return .dropped(.missingChecksum)
+            return drop(.missingChecksum, &verdict)
         }
-        guard high << 4 | low == checksum else { return .dropped(.badChecksum) }
-        if line[0] == UInt8(ascii: "!") { return .ignored }  // AIS and other encapsulated data
+        guard high << 4 | low == checksum else { return drop(.badChecksum, &verdict) }
+        if line[0] == UInt8(ascii: "!") {  // AIS and other encapsulated data
+            verdict = .ignored
+            return nil
+        }
 
         // Address: 2-letter talker + 3-letter type, then a comma. Proprietary `$P…` is not decoded.
         var comma = 1
         while comma < star && line[comma] != UInt8(ascii: ",") { comma += 1 }
         let addressLength = comma - 1
-        if addressLength >= 1 && line[1] == UInt8(ascii: "P") { return .ignored }
-        guard addressLength >= 5 else { return .dropped(.truncated) }
-        guard addressLength == 5 else { return .ignored }
+        if addressLength >= 1 && line[1] == UInt8(ascii: "P") {
+            verdict = .ignored
+            return nil
+        }
+        guard addressLength >= 5 else { return drop(.truncated, &verdict) }
+        guard addressLength == 5 else {
+            verdict = .ignored
+            return nil
+        }
         let talker = NMEATalker(first: line[1], second: line[2])
         let type = UInt32(line[3]) << 16 | UInt32(line[4]) << 8 | UInt32(line[5])
         var cursor = NMEAFieldCursor(bytes: line, start: comma + 1, end: star)
@@ -105,10 +145,19 @@ public struct NMEAParser: Sendable {
             default: body = nil
             }
         } catch {
-            return .dropped(error.failure)
+            verdict = .dropped(error.failure)
+            return nil
         }
-        guard let body else { return .ignored }
-        return .sentence(NMEASentence(talker: talker, body: body))
+        guard let body else {
+            verdict = .ignored
+            return nil
+        }
+        return NMEASentence(talker: talker, body: body)
+    }
+
+    private static func drop(_ failure: NMEAFailure, _ verdict: inout Verdict) -> NMEASentence? {
+        verdict = .dropped(failure)
+        return nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

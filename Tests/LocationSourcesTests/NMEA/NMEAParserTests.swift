@@ -178,3 +178,43 @@ import Testing
         }
     }
 }
+
+/// The word-at-a-time checksum and byte classification against a plain byte loop, on seeded random
+/// lines with stray control, DEL, non-ASCII and `*` bytes at every position.
+@Suite struct NMEAChecksumFastPathTests {
+    private func reference(_ line: [UInt8]) -> NMEAFailure? {
+        var checksum: UInt8 = 0
+        for (index, byte) in line.enumerated().dropFirst() {
+            if byte < 0x20 || byte > 0x7E { return .nonPrintable }
+            if byte == UInt8(ascii: "*") {
+                guard line.count - index == 3 else {
+                    return line[index...].contains { $0 < 0x20 || $0 > 0x7E } ? .nonPrintable : .missingChecksum
+                }
+                let text = String(decoding: line[(index + 1)...], as: UTF8.self)
+                guard let value = UInt8(text, radix: 16) else { return .missingChecksum }
+                return value == checksum ? nil : .badChecksum
+            }
+            checksum ^= byte
+        }
+        return .missingChecksum
+    }
+
+    @Test func matchesAByteLoop() {
+        var generator = SplitMix64(seed: 11)
+        let strays: [UInt8] = [0x00, 0x09, 0x1F, 0x7F, 0x80, 0xFF, UInt8(ascii: "*")]
+        for _ in 0..<5_000 {
+            var body = Array("GPXYZ,".utf8)
+            let length = Int(generator.next() % 90)
+            for _ in 0..<length { body.append(UInt8(0x30 + generator.next() % 0x40)) }
+            let checksum = body.reduce(UInt8(0), ^)
+            var line = [UInt8(ascii: "$")] + body + Array(("*" + String(format: "%02X", checksum)).utf8)
+            switch generator.next() % 3 {
+            case 0: line[1 + Int(generator.next() % UInt64(line.count - 1))] = strays[Int(generator.next() % 7)]
+            case 1: line[1 + Int(generator.next() % UInt64(body.count))] ^= 0x01
+            default: break
+            }
+            let expected: NMEAParser.Outcome = reference(line).map { .dropped($0) } ?? .ignored
+            #expect(line.withUnsafeBytes { NMEAParser.decode($0) } == expected, "\(line)")
+        }
+    }
+}
