@@ -37,35 +37,35 @@ func check(_ event: NMEAEpochEvent) {
 }
 
 #if FUZZING
-// SwiftPM links executables with `main` aliased to `<Module>_main`, which keeps libFuzzer's own `main`
-// out of the link; so this entry point hands over to libFuzzer's driver itself.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
+    // SwiftPM links executables with `main` aliased to `<Module>_main`, which keeps libFuzzer's own `main`
+    // out of the link; so this entry point hands over to libFuzzer's driver itself.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
 
-@_cdecl("NMEAParserFuzz_main")
-func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
-    }
-}
-#else
-@main
-enum NMEAParserFuzzReplay {
-    static func main() throws {
-        let paths = CommandLine.arguments.dropFirst()
-        for path in paths {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-            bytes.withUnsafeBytes { fuzzOne($0) }
+    @_cdecl("NMEAParserFuzz_main")
+    func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
+            guard let data else { return 0 }
+            fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
+            return 0
         }
-        FileHandle.standardError.write(Data("replayed \(paths.count) input(s) without a crash\n".utf8))
     }
-}
+#else
+    @main
+    enum NMEAParserFuzzReplay {
+        static func main() throws {
+            let paths = CommandLine.arguments.dropFirst()
+            for path in paths {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                bytes.withUnsafeBytes { fuzzOne($0) }
+            }
+            FileHandle.standardError.write(Data("replayed \(paths.count) input(s) without a crash\n".utf8))
+        }
+    }
 #endif

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a live NMEA stream is read from.
@@ -76,7 +76,9 @@ struct NMEAChannel: Sendable {
         var lastError: Int32 = 0
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+            let fd = socket(
+                info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+                info.pointee.ai_protocol)
             if fd >= 0 {
                 if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
                 lastError = errno
@@ -109,7 +111,7 @@ enum NMEASerialPort {
         options.c_cflag |= tcflag_t(CLOCAL | CREAD)
         options.c_cflag &= ~tcflag_t(CSTOPB | PARENB)
         #if os(Linux)
-        options.c_cflag &= ~tcflag_t(CRTSCTS)
+            options.c_cflag &= ~tcflag_t(CRTSCTS)
         #endif
         // VMIN 1, VTIME 0: a read returns as soon as a byte is there.
         withUnsafeMutableBytes(of: &options.c_cc) { cc in

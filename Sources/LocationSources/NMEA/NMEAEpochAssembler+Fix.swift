@@ -85,7 +85,9 @@ extension NMEAEpochAssembler {
         }
         if let rmc = epoch.rmc {
             if !rmc.isValid { return "no fix (RMC status V)" }
-            if let mode = rmc.mode, !mode.isValidFix { return "no fix (RMC mode \(Character(Unicode.Scalar(mode.rawValue))))" }
+            if let mode = rmc.mode, !mode.isValidFix {
+                return "no fix (RMC mode \(Character(Unicode.Scalar(mode.rawValue))))"
+            }
         }
         if let gns = epoch.gns, !gns.isValid { return "no fix (GNS mode)" }
         if let gll = epoch.gll {
@@ -158,11 +160,14 @@ extension NMEAEpochAssembler {
         if !epoch.completeSatellites.isEmpty {
             var seen = Set<SatelliteKey>()
             var satellites: [NMEASatellite] = []
-            for key in epoch.completeSatellites.keys.sorted(by: { ($0.talker.description, $0.signal) < ($1.talker.description, $1.signal) }) {
+            for key in epoch.completeSatellites.keys.sorted(by: {
+                ($0.talker.description, $0.signal) < ($1.talker.description, $1.signal)
+            }) {
                 for satellite in epoch.completeSatellites[key] ?? [] {
                     guard seen.insert(SatelliteKey(talker: key.talker, id: satellite.id)).inserted else { continue }
                     let system = key.talker.system?.rawValue ?? 0
-                    let used = epoch.used[system]?.contains(UInt16(clamping: satellite.id)) == true
+                    let used =
+                        epoch.used[system]?.contains(UInt16(clamping: satellite.id)) == true
                         || epoch.used[0]?.contains(UInt16(clamping: satellite.id)) == true
                     satellites.append(
                         NMEASatellite(

@@ -51,7 +51,8 @@ public enum NMEAInput: Sendable, Hashable, CustomStringConvertible {
         }
         if trimmed == "stdin" || trimmed == "-" { return .stdin }
         if trimmed.hasPrefix("tcp://") {
-            let rest = trimmed.dropFirst("tcp://".count).split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+            let rest =
+                trimmed.dropFirst("tcp://".count).split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
             let host: String
             let portText: Substring
             if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
@@ -110,7 +111,8 @@ public enum NMEAInput: Sendable, Hashable, CustomStringConvertible {
                 guard key == "baud" else { throw invalid("unknown option \(key) (baud=N)") }
                 if value == "auto" { continue }
                 guard let rate = Int(value), supportedBaudRates.contains(rate) else {
-                    throw invalid("baud must be one of \(supportedBaudRates.map(String.init).joined(separator: ", ")) or auto")
+                    throw invalid(
+                        "baud must be one of \(supportedBaudRates.map(String.init).joined(separator: ", ")) or auto")
                 }
                 baud = rate
             }

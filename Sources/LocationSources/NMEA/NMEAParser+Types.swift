@@ -145,7 +145,9 @@ extension NMEAParser {
     static func decodeVTG(_ cursor: inout NMEAFieldCursor) throws(NMEADecodeError) -> NMEAVTG {
         let first = try checked(cursor.required().decimal.get(), angleRange)
         let second = try cursor.required()
-        if second.character == UInt8(ascii: "T") || (second.isEmpty && !cursor.isExhausted && cursor.remainingCount >= 6) {
+        if second.character == UInt8(ascii: "T")
+            || (second.isEmpty && !cursor.isExhausted && cursor.remainingCount >= 6)
+        {
             let magnetic = try checked(cursor.required().decimal.get(), angleRange)
             cursor.skip(1)
             let knots = try checked(cursor.required().decimal.get(), 0...100_000)

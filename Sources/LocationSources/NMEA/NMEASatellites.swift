@@ -1,8 +1,9 @@
 /// Up to 12 satellite IDs (GSA), stored inline so decoding allocates nothing.
 public struct NMEASatelliteIDs: Sendable, Hashable, RandomAccessCollection {
     public static let capacity = 12
-    private var storage: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var storage:
+        (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     private var storedCount: UInt8 = 0
 
     public var count: Int { Int(storedCount) }

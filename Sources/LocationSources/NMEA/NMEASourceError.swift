@@ -49,7 +49,8 @@ public struct NMEASourceError: Error, Sendable, Hashable, CustomStringConvertibl
         switch code {
         case ENOENT, ENODEV, ENXIO:
             return NMEASourceError(
-                code: .notFound, message: "cannot open \(path): \(reason)\(isDevice ? " (is the receiver plugged in?)" : "")",
+                code: .notFound,
+                message: "cannot open \(path): \(reason)\(isDevice ? " (is the receiver plugged in?)" : "")",
                 target: path, errno: code
             )
         case EACCES, EPERM:
@@ -62,7 +63,8 @@ public struct NMEASourceError: Error, Sendable, Hashable, CustomStringConvertibl
                 code: .permissionDenied, message: "permission denied opening \(path)\(hint)", target: path, errno: code
             )
         default:
-            return NMEASourceError(code: .cannotOpen, message: "cannot open \(path): \(reason)", target: path, errno: code)
+            return NMEASourceError(
+                code: .cannotOpen, message: "cannot open \(path): \(reason)", target: path, errno: code)
         }
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import LocationEngine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension NMEAStreamSource {
@@ -18,7 +18,8 @@ extension NMEAStreamSource {
         // already ended (and closed its end) cannot raise SIGPIPE in the caller.
         var pipeEnds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pipeEnds) == 0 else {
-            deliver([.unavailable(reason: "cannot create a socket pair: \(String(cString: strerror(errno)))")],
+            deliver(
+                [.unavailable(reason: "cannot create a socket pair: \(String(cString: strerror(errno)))")],
                 generation: generation, status: nil)
             return
         }
@@ -52,14 +53,17 @@ extension NMEAStreamSource {
                     logger.warning("NMEA input unavailable", metadata: ["error": "\(error.message)"])
                     lastProblem = error.message
                 }
-                guard deliver([.unavailable(reason: error.message)], generation: generation, status: nil) else { return }
+                guard deliver([.unavailable(reason: error.message)], generation: generation, status: nil) else {
+                    return
+                }
                 if waitForWake(wake, seconds: reopenInterval) { return }
                 continue
             }
             lastProblem = nil
             logger.info("NMEA input opened", metadata: ["input": "\(endpoint)"])
             state.withLock { if $0.generation == generation { $0.isOpen = true } }
-            let outcome = readLoop(channel, endpoint: endpoint, decoder: &decoder, detector: &detector,
+            let outcome = readLoop(
+                channel, endpoint: endpoint, decoder: &decoder, detector: &detector,
                 wake: wake, generation: generation)
             state.withLock { if $0.generation == generation { $0.isOpen = false } }
             channel.close()
@@ -72,7 +76,8 @@ extension NMEAStreamSource {
                 if case .descriptor = endpoint {
                     var events: [SourceEvent] = []
                     decoder.finish(receivedAt: scheduler.wallNow) { event, _ in events.append(Self.sourceEvent(event)) }
-                    deliver(events + [.unavailable(reason: reason), .finished], generation: generation,
+                    deliver(
+                        events + [.unavailable(reason: reason), .finished], generation: generation,
                         status: decoder.status)
                     return
                 }
@@ -149,7 +154,8 @@ extension NMEAStreamSource {
                 lastEpochAt = now
                 var reason = "no NMEA data from \(endpoint) for \(Int(silenceTimeout)) s"
                 if let detector, detector.locked == nil, detector.cycledThroughAll {
-                    reason = "no valid NMEA from \(endpoint) at any of "
+                    reason =
+                        "no valid NMEA from \(endpoint) at any of "
                         + NMEABaudDetector.candidateRates.map(String.init).joined(separator: ", ") + " baud"
                 }
                 guard deliver([.unavailable(reason: reason)], generation: generation, status: decoder.status) else {

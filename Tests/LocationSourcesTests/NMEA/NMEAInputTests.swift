@@ -81,7 +81,8 @@ import Testing
         // Garbage: the byte budget runs out.
         #expect(detector.observe(bytes: NMEABaudDetector.byteBudget, validSentences: 0, now: 0.5) == .tryRate(4_800))
         // Silence: the time budget runs out.
-        #expect(detector.observe(bytes: 0, validSentences: 0, now: 0.5 + NMEABaudDetector.timeBudget) == .tryRate(115_200))
+        #expect(
+            detector.observe(bytes: 0, validSentences: 0, now: 0.5 + NMEABaudDetector.timeBudget) == .tryRate(115_200))
         var now = 0.5 + NMEABaudDetector.timeBudget
         var tried = [9_600, 4_800, 115_200]
         while !detector.cycledThroughAll {

@@ -11,7 +11,10 @@ import Testing
         let sentence = try #require(decode(line))
         #expect(sentence.talker == NMEATalker("GP"))
         #expect(sentence.talker.system == .gps)
-        guard case .gga(let gga) = sentence.body else { Issue.record("not GGA"); return }
+        guard case .gga(let gga) = sentence.body else {
+            Issue.record("not GGA")
+            return
+        }
         #expect(gga.timeOfDay == Double(3 * 3600 + 7 * 60 + 19))
         #expect(gga.latitude == -(37 + 47.0873 / 60))
         #expect(gga.longitude == 175 + 18.8938 / 60)
@@ -26,7 +29,10 @@ import Testing
 
     @Test func rmcNMEA41WithNavigationalStatus() throws {
         let sentence = try #require(decode("$GNRMC,120213.000,A,5957.0062,N,01100.6429,E,0.00,0.00,310722,,,D,V*0A"))
-        guard case .rmc(let rmc) = sentence.body else { Issue.record("not RMC"); return }
+        guard case .rmc(let rmc) = sentence.body else {
+            Issue.record("not RMC")
+            return
+        }
         #expect(rmc.isValid)
         #expect(rmc.date == NMEADate(year: 2022, month: 7, day: 31))
         #expect(rmc.mode == .differential)
@@ -37,7 +43,10 @@ import Testing
 
     @Test func rmcNMEA20WithoutModeAndWithVariation() throws {
         let sentence = try #require(decode(nmea("GPRMC,225446,A,4916.45,N,12311.12,W,000.5,054.7,191194,020.3,E")))
-        guard case .rmc(let rmc) = sentence.body else { Issue.record("not RMC"); return }
+        guard case .rmc(let rmc) = sentence.body else {
+            Issue.record("not RMC")
+            return
+        }
         #expect(rmc.mode == nil)
         #expect(rmc.navigationalStatus == nil)
         #expect(rmc.magneticVariation == 20.3)
@@ -47,14 +56,20 @@ import Testing
 
     @Test func gsaNMEA411SystemIDAndGSVSignalID() throws {
         let gsa = try #require(decode("$GNGSA,A,3,04,05,09,11,36,,,,,,,,1.5,1.3,1.0,3*39"))
-        guard case .gsa(let g) = gsa.body else { Issue.record("not GSA"); return }
+        guard case .gsa(let g) = gsa.body else {
+            Issue.record("not GSA")
+            return
+        }
         #expect(Array(g.satellites) == [4, 5, 9, 11, 36])
         #expect(g.fixType == 3)
         #expect(g.systemID == GNSSSystem.galileo.rawValue)
         #expect(g.pdop == 1.5 && g.hdop == 1.3 && g.vdop == 1.0)
 
         let gsv = try #require(decode("$GAGSV,2,2,07,27,18,333,,30,16,279,,05,11,185,41,,,,,7*4F"))
-        guard case .gsv(let v) = gsv.body else { Issue.record("not GSV"); return }
+        guard case .gsv(let v) = gsv.body else {
+            Issue.record("not GSV")
+            return
+        }
         #expect(gsv.talker.system == .galileo)
         #expect(v.messageCount == 2 && v.messageNumber == 2 && v.satellitesInView == 7)
         #expect(v.signalID == 7)
@@ -65,14 +80,20 @@ import Testing
 
     @Test func gsvWithoutSignalID() throws {
         let sentence = try #require(decode("$GPGSV,3,3,12,11,12,132,04,08,38,008,,02,35,348,,03,14,091,*73"))
-        guard case .gsv(let v) = sentence.body else { Issue.record("not GSV"); return }
+        guard case .gsv(let v) = sentence.body else {
+            Issue.record("not GSV")
+            return
+        }
         #expect(v.signalID == nil)
         #expect(v.satellites.map(\.id) == [11, 8, 2, 3])
     }
 
     @Test func gnsModesPerSystem() throws {
         let sentence = try #require(decode("$GNGNS,120213.000,5957.0062,N,01100.6429,E,NDD,11,1.3,168.9,39.5,,,V*57"))
-        guard case .gns(let gns) = sentence.body else { Issue.record("not GNS"); return }
+        guard case .gns(let gns) = sentence.body else {
+            Issue.record("not GNS")
+            return
+        }
         #expect(gns.bestMode == .differential)
         #expect(gns.isValid)
         #expect(gns.satellitesUsed == 11)
@@ -82,51 +103,82 @@ import Testing
 
     @Test func gstGLLVTGZDAAndHeadings() throws {
         // GST example of the NovAtel OEM7 manual.
-        guard case .gst(let gst) = try #require(decode("$GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031*6A")).body
-        else { Issue.record("not GST"); return }
+        guard
+            case .gst(let gst) = try #require(decode("$GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031*6A"))
+                .body
+        else {
+            Issue.record("not GST")
+            return
+        }
         #expect(gst.latitudeError == 0.023 && gst.longitudeError == 0.020 && gst.altitudeError == 0.031)
         #expect(gst.orientation == 273.6)
 
         guard case .gll(let gll) = try #require(decode("$GPGLL,5251.0093,N,00518.8170,E,094736,A,A*43")).body
-        else { Issue.record("not GLL"); return }
+        else {
+            Issue.record("not GLL")
+            return
+        }
         #expect(gll.isValid && gll.mode == .autonomous)
         #expect(gll.timeOfDay == Double(9 * 3600 + 47 * 60 + 36))
 
         guard case .vtg(let vtg) = try #require(decode("$GPVTG,230.5,T,229.1,M,5.6,N,10.4,K,A*19")).body
-        else { Issue.record("not VTG"); return }
+        else {
+            Issue.record("not VTG")
+            return
+        }
         #expect(vtg.courseTrue == 230.5 && vtg.courseMagnetic == 229.1)
         #expect(vtg.speedKnots == 5.6 && vtg.speedKilometresPerHour == 10.4 && vtg.mode == .autonomous)
 
         // NMEA 1.5 VTG: no unit letters.
         guard case .vtg(let old) = try #require(decode(nmea("GPVTG,054.7,034.4,005.5,010.2"))).body
-        else { Issue.record("not VTG"); return }
+        else {
+            Issue.record("not VTG")
+            return
+        }
         #expect(old.courseTrue == 54.7 && old.courseMagnetic == 34.4 && old.speedKnots == 5.5)
         #expect(old.speedKilometresPerHour == 10.2)
 
         guard case .zda(let zda) = try #require(decode("$GPZDA,094737,20,08,2018,-01,00*6B")).body
-        else { Issue.record("not ZDA"); return }
+        else {
+            Issue.record("not ZDA")
+            return
+        }
         #expect(zda.date == NMEADate(year: 2018, month: 8, day: 20))
         #expect(zda.zoneHours == -1 && zda.zoneMinutes == 0)
 
         guard case .hdg(let hdg) = try #require(decode("$SDHDG,229.8,,,1.3,E*36")).body
-        else { Issue.record("not HDG"); return }
+        else {
+            Issue.record("not HDG")
+            return
+        }
         #expect(hdg.sensorHeading == 229.8 && hdg.deviation == nil && hdg.variation == 1.3)
 
         guard case .hdt(let hdt) = try #require(decode(nmea("HEHDT,274.07,T"))).body
-        else { Issue.record("not HDT"); return }
+        else {
+            Issue.record("not HDT")
+            return
+        }
         #expect(hdt.heading == 274.07)
 
         guard case .ths(let ths) = try #require(decode(nmea("GPTHS,338.01,A"))).body
-        else { Issue.record("not THS"); return }
+        else {
+            Issue.record("not THS")
+            return
+        }
         #expect(ths.heading == 338.01 && ths.status == UInt8(ascii: "A"))
     }
 
     @Test func talkers() throws {
-        for (talker, system) in [("GL", GNSSSystem.glonass), ("GB", .beidou), ("BD", .beidou), ("GQ", .qzss), ("GI", .navic)] {
-            let sentence = try #require(decode(nmea("\(talker)GGA,120000,0100.000,N,00200.000,E,1,05,1.0,10.0,M,5.0,M,,")))
+        for (talker, system) in [
+            ("GL", GNSSSystem.glonass), ("GB", .beidou), ("BD", .beidou), ("GQ", .qzss), ("GI", .navic),
+        ] {
+            let sentence = try #require(
+                decode(nmea("\(talker)GGA,120000,0100.000,N,00200.000,E,1,05,1.0,10.0,M,5.0,M,,")))
             #expect(sentence.talker.system == system)
         }
-        #expect(try #require(decode(nmea("GNGGA,120000,0100.000,N,00200.000,E,1,05,1.0,10.0,M,5.0,M,,"))).talker.system == nil)
+        #expect(
+            try #require(decode(nmea("GNGGA,120000,0100.000,N,00200.000,E,1,05,1.0,10.0,M,5.0,M,,"))).talker.system
+                == nil)
     }
 
     /// Each malformed line is dropped with its reason (table of the cases that forced each check).

@@ -4,7 +4,7 @@ import LocationEngine
 @testable import LocationSources
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Collects a source's events from any thread and lets a test wait (bounded) for a condition on

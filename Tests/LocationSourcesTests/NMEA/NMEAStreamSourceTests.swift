@@ -5,7 +5,7 @@ import Testing
 @testable import LocationSources
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct NMEAStreamSourceReplayTests {

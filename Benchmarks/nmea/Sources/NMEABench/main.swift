@@ -75,5 +75,6 @@ for (name, work) in [("parse", parseOnly), ("pipeline", fullPipeline)] {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         rates.append(Double(decoded) / seconds)
     }
-    print("swift-\(name) \(decoded) sentences \(Int(median(rates))) sentences/s (median of \(repetitions); sink \(sink.isFinite))")
+    let rate = Int(median(rates))
+    print("swift-\(name) \(decoded) sentences \(rate) sentences/s (median of \(repetitions); sink \(sink.isFinite))")
 }
