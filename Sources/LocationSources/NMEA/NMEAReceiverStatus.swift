@@ -55,3 +55,28 @@ public struct NMEASatellite: Sendable, Hashable {
         self.used = used
     }
 }
+
+extension NMEAReceiverStatus: CustomStringConvertible {
+    /// One line for people, e.g. `3D fix (GPS), 8 used / 12 in view, HDOP 1.1; 15 sentences, 0 dropped`.
+    public var description: String {
+        var parts: [String] = []
+        var fix = fixMode == .unknown ? "no report yet" : fixMode == .noFix ? "no fix" : "\(fixMode.rawValue) fix"
+        if fixMode == .twoD || fixMode == .threeD, let quality, let name = Self.qualityNames[quality] {
+            fix += " (\(name))"
+        }
+        parts.append(fix)
+        switch (satellitesUsed, satellitesInView) {
+        case (let used?, let inView?): parts.append("\(used) used / \(inView) in view")
+        case (let used?, nil): parts.append("\(used) used")
+        case (nil, let inView?): parts.append("\(inView) in view")
+        case (nil, nil): break
+        }
+        if let hdop { parts.append("HDOP \(hdop)") }
+        let counters = "\(statistics.decoded) sentences, \(statistics.dropped) dropped"
+        return parts.joined(separator: ", ") + "; " + counters
+    }
+
+    private static let qualityNames = [
+        1: "GPS", 2: "DGPS/SBAS", 3: "PPS", 4: "RTK fixed", 5: "RTK float", 6: "dead reckoning",
+    ]
+}

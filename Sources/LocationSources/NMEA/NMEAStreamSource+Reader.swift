@@ -61,7 +61,6 @@ extension NMEAStreamSource {
             }
             lastProblem = nil
             logger.info("NMEA input opened", metadata: ["input": "\(endpoint)"])
-            state.withLock { if $0.generation == generation { $0.isOpen = true } }
             let outcome = readLoop(
                 channel, endpoint: endpoint, decoder: &decoder, detector: &detector,
                 wake: wake, generation: generation)
@@ -95,6 +94,9 @@ extension NMEAStreamSource {
     ) -> ReadOutcome {
         var buffer = [UInt8](repeating: 0, count: 4_096)
         var lastEpochAt = scheduler.now
+        // Marked open only now, with the silence clock started, so a caller that waits for `isOpen`
+        // and then advances time sees the silence counted from before its advance.
+        state.withLock { if $0.generation == generation { $0.isOpen = true } }
         while true {
             var descriptors = [
                 pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0),

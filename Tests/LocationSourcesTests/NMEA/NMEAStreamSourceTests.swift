@@ -241,3 +241,33 @@ final class LoopbackListener: Sendable {
 
     func close() { _ = Glibc.close(fd) }
 }
+
+@Suite(.serialized) struct NMEAStreamSourceSilenceTests {
+    /// A receiver that sends nothing (wrong port, wrong rate, dead antenna feed): the source keeps
+    /// saying `.unavailable` on the scheduler's timeline, so the engine can time out and fall back.
+    @Test func silenceIsReportedOnTheSchedulersClock() throws {
+        let pty = try #require(PseudoTerminal())
+        defer { pty.close() }
+        let scheduler = ManualScheduler()
+        let source = NMEAStreamSource(
+            input: .serial(path: pty.slavePath, baud: 9_600), scheduler: scheduler, silenceTimeout: 3
+        )
+        let log = NMEAEventLog()
+        source.start(log.handler)
+        defer { source.stop() }
+        #expect(waitFor { source.isOpen })
+        #expect(log.all.isEmpty)
+        scheduler.advance(by: 3)
+        #expect(log.wait { $0.count == 1 })
+        #expect(log.unavailableReasons == ["no NMEA data from \(pty.slavePath) for 3 s"])
+        scheduler.advance(by: 3)
+        #expect(log.wait { $0.count == 2 })
+        #expect(log.fixes.isEmpty)
+        #expect(source.status.description == "no report yet; 0 sentences, 0 dropped")
+    }
+
+    @Test func statusLine() throws {
+        let result = runPipeline(try fixture("nmea/furuno-gt88.nmea"))
+        #expect(result.status.description.hasPrefix("3D fix (DGPS/SBAS), 11 used / 18 in view, HDOP 1.3; "))
+    }
+}
