@@ -81,6 +81,14 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
+        // libFuzzer targets for the NMEA parser and line splitter (scripts/fuzz-run.sh); a plain build
+        // gives executables that replay the files given as arguments.
+        .executableTarget(
+            name: "NMEAParserFuzz", dependencies: ["LocationSources", "LocationEngine"], swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "NMEAStreamFuzz", dependencies: ["LocationSources", "LocationEngine"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(

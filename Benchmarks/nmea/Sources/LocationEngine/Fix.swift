@@ -1,0 +1,1 @@
+../../../../Sources/LocationEngine/Fix.swift

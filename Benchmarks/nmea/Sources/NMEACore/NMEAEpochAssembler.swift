@@ -1,0 +1,1 @@
+../../../../Sources/LocationSources/NMEA/NMEAEpochAssembler.swift

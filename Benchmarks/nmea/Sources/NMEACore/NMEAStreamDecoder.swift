@@ -1,0 +1,1 @@
+../../../../Sources/LocationSources/NMEA/NMEAStreamDecoder.swift
