@@ -50,9 +50,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Geocoding",
+            dependencies: ["Geodesy", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources/gazetteer.bin")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CoreLocation",
             dependencies: [
                 "Geodesy",
+                "Geocoding",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",
@@ -80,6 +87,7 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], swiftSettings: strictSettings),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,106 @@
+import Foundation
+
+extension Gazetteer {
+    /// Metres per degree of latitude on a sphere of the WGS84 mean radius (6 371 008.8 m).
+    static let metresPerDegree = 111_195.08
+
+    /// The radius (m) of the area a populated place is taken to cover: 500 m + 15 m·√population
+    /// (1 000 people → 1 km, 100 000 → 5 km, 2 million → 22 km). A rule of thumb fitted to city areas,
+    /// not a measured boundary; it ranks places and sizes the placemark's `region`.
+    static func coverageRadius(population: UInt32) -> Double {
+        500 + 15 * Double(population).squareRoot()
+    }
+
+    /// Reverse-geocodes a coordinate (degrees, WGS84).
+    ///
+    /// - Country: the Natural Earth polygon containing the point. A point in no polygon but within 3 km of
+    ///   a GeoNames place takes that place's country (coastlines at 1:10m are ~100 m off, harbours and
+    ///   beaches fall outside); otherwise it is at sea and the answer is nil.
+    /// - Locality: among places of that country within the 5×5 cell window (0.25° cells, so at least
+    ///   ±0.5°), the one with the smallest distance ÷ coverage radius, accepted if it is within
+    ///   max(3 radii, 15 km). Its admin names, time zone and a region around it complete the answer.
+    /// - Without an accepted locality, the nearest place of the same country (searched up to 10° away)
+    ///   gives the administrative areas and time zone; locality stays nil.
+    ///
+    /// Distances use the equirectangular approximation (error < 0.5 % within 100 km), enough to rank.
+    /// Throws `.invalidInput` for NaN, infinite or out-of-range coordinates.
+    public func reverse(latitude: Double, longitude: Double, language: String? = nil) throws(GeocodingError)
+        -> GeocodedPlace?
+    {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            throw GeocodingError(.invalidInput, "the coordinate is not a valid latitude/longitude")
+        }
+        let lat = Int32((latitude * 1e6).rounded())
+        let lon = Int32((longitude * 1e6).rounded())
+        let cosLat = cos(latitude * .pi / 180)
+        var countryIndex = polygons.country(latitude: lat, longitude: lon)
+        var countryCode = countryIndex.map { Int32(countries[$0].iso2) }
+        if countryIndex == nil {
+            guard let coastal = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: nil, maxRadius: 1),
+                  coastal.distance <= 3_000 else { return nil }
+            countryCode = places.country[coastal.index]
+            countryIndex = countryByCode[Int(places.country[coastal.index])]
+        }
+        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
+        let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
+        result.isoCountryCode = code.map { strings[Int($0)] }
+        result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
+
+        let locality = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
+        let anchor = locality ?? nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40)?.index
+        if let anchor {
+            result.administrativeArea = strings.optional(Int(places.admin1[anchor]))
+            result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor]))
+            result.timeZone = strings.optional(Int(places.timeZone[anchor]))
+        }
+        if let locality {
+            result.locality = placeName(locality, language: language)
+            result.regionLatitude = Double(places.latitude[locality]) / 1e6
+            result.regionLongitude = Double(places.longitude[locality]) / 1e6
+            result.regionRadius = Self.coverageRadius(population: places.population[locality])
+        }
+        result.name = result.locality ?? result.administrativeArea ?? result.country
+        return result
+    }
+
+    private func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
+        let dy = Double(places.latitude[index] - lat)
+        var dxDegrees = Double(places.longitude[index] - lon)
+        if dxDegrees > 180e6 { dxDegrees -= 360e6 } else if dxDegrees < -180e6 { dxDegrees += 360e6 }
+        let dx = dxDegrees * cosLat
+        return (dx * dx + dy * dy).squareRoot() * Self.metresPerDegree / 1e6
+    }
+
+    private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> Int? {
+        var best: Int?
+        var bestScore = Double.infinity
+        placeGrid.forEachPlace(nearLatitude: lat, longitude: lon, radius: 2) { index in
+            if let country, places.country[index] != country { return }
+            let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+            let radius = Self.coverageRadius(population: places.population[index])
+            guard d <= max(3 * radius, 15_000) else { return }
+            let score = d / radius
+            if score < bestScore {
+                bestScore = score
+                best = index
+            }
+        }
+        return best
+    }
+
+    func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, maxRadius: Int)
+        -> (index: Int, distance: Double)?
+    {
+        var best: (index: Int, distance: Double)?
+        for radius in 0...maxRadius {
+            placeGrid.forEachPlace(onRingAround: lat, longitude: lon, radius: radius) { index in
+                if let country, places.country[index] != country { return }
+                let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+                if d < best?.distance ?? .infinity { best = (index, d) }
+            }
+            // A cell ring at Chebyshev radius r is at least (r - 1) cells (≥ 0.25° · cos φ each) away.
+            if let best, best.distance < Double(radius) * 0.25 * cosLat * Self.metresPerDegree { return best }
+        }
+        return best
+    }
+}
