@@ -87,7 +87,9 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "GeocodingTests", dependencies: ["Geocoding"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(
@@ -110,6 +112,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "Geocoding",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",

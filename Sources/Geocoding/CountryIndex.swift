@@ -140,23 +140,41 @@ struct CountryIndex: Sendable {
 
     /// The index of the country (Natural Earth feature) containing the point, or nil at sea.
     ///
+    /// Where features overlap (Natural Earth's Italy has no holes for the Vatican and San Marino), the
+    /// one whose containing ring has the smallest bounding box wins: the enclave, not its surroundings.
+    ///
     /// - Parameters: latitude and longitude in microdegrees (−90…90°, −180…180°).
     func country(latitude: Int32, longitude: Int32) -> Int? {
         let cell = Self.cell(latitude: latitude, longitude: longitude)
         var current: Int32 = -1
         var inside = false
+        var smallestRing = Int64.max  // bounding-box area of the innermost ring seen for `current`
+        var best: Int?
+        var bestArea = Int64.max
+        func settle() {
+            if inside, smallestRing < bestArea {
+                best = Int(current)
+                bestArea = smallestRing
+            }
+        }
         for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
             let ring = Int(cellRings[slot])
             if ringCountry[ring] != current {
-                if inside { return Int(current) }
+                settle()
                 current = ringCountry[ring]
                 inside = false
+                smallestRing = .max
             }
             guard latitude >= ringMinLat[ring], latitude <= ringMaxLat[ring],
                   longitude >= ringMinLon[ring], longitude <= ringMaxLon[ring] else { continue }
-            if crossesOddly(ring: ring, latitude: latitude, longitude: longitude) { inside.toggle() }
+            if crossesOddly(ring: ring, latitude: latitude, longitude: longitude) {
+                inside.toggle()
+                let area = Int64(ringMaxLat[ring] - ringMinLat[ring]) * Int64(ringMaxLon[ring] - ringMinLon[ring])
+                smallestRing = min(smallestRing, area)
+            }
         }
-        return inside ? Int(current) : nil
+        settle()
+        return best
     }
 
     /// Even-odd test of an eastward ray from the point against one ring, in exact integer arithmetic.

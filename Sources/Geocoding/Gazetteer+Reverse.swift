@@ -4,11 +4,12 @@ extension Gazetteer {
     /// Metres per degree of latitude on a sphere of the WGS84 mean radius (6 371 008.8 m).
     static let metresPerDegree = 111_195.08
 
-    /// The radius (m) of the area a populated place is taken to cover: 500 m + 15 m·√population
-    /// (1 000 people → 1 km, 100 000 → 5 km, 2 million → 22 km). A rule of thumb fitted to city areas,
-    /// not a measured boundary; it ranks places and sizes the placemark's `region`.
+    /// The radius (m) of the area a populated place is taken to cover: 500 m + 8 m·√population
+    /// (1 000 people → 750 m, 100 000 → 3 km, 3.4 million (Berlin) → 15 km, against 17 km for a circle of
+    /// Berlin's 891 km²). A rule of thumb fitted to city areas, not a measured boundary; it ranks places
+    /// and sizes the placemark's `region`.
     static func coverageRadius(population: UInt32) -> Double {
-        500 + 15 * Double(population).squareRoot()
+        500 + 8 * Double(population).squareRoot()
     }
 
     /// Reverse-geocodes a coordinate (degrees, WGS84).
@@ -16,9 +17,13 @@ extension Gazetteer {
     /// - Country: the Natural Earth polygon containing the point. A point in no polygon but within 3 km of
     ///   a GeoNames place takes that place's country (coastlines at 1:10m are ~100 m off, harbours and
     ///   beaches fall outside); otherwise it is at sea and the answer is nil.
-    /// - Locality: among places of that country within the 5×5 cell window (0.25° cells, so at least
-    ///   ±0.5°), the one with the smallest distance ÷ coverage radius, accepted if it is within
-    ///   max(3 radii, 15 km). Its admin names, time zone and a region around it complete the answer.
+    /// - Candidates: places of that country within the 5×5 cell window (0.25° cells, so at least ±0.5°).
+    /// - Locality: the most populous candidate whose coverage circle contains the point (so a point in
+    ///   Berlin-Mitte is in Berlin); if none does, the candidate with the smallest distance ÷ coverage
+    ///   radius, accepted within max(3 radii, 15 km). Its admin names, time zone and its coverage circle
+    ///   (the `region`) complete the answer.
+    /// - Sub-locality: the candidate with the smallest distance ÷ radius, when that is a smaller place
+    ///   inside the locality's circle (GeoNames lists city districts as places: "Mitte" in Berlin).
     /// - Without an accepted locality, the nearest place of the same country (searched up to 10° away)
     ///   gives the administrative areas and time zone; locality stays nil.
     ///
@@ -46,7 +51,7 @@ extension Gazetteer {
         result.isoCountryCode = code.map { strings[Int($0)] }
         result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
 
-        let locality = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
+        let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         let anchor = locality ?? nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40)?.index
         if let anchor {
             result.administrativeArea = strings.optional(Int(places.admin1[anchor]))
@@ -59,6 +64,7 @@ extension Gazetteer {
             result.regionLongitude = Double(places.longitude[locality]) / 1e6
             result.regionRadius = Self.coverageRadius(population: places.population[locality])
         }
+        if let district { result.subLocality = placeName(district, language: language) }
         result.name = result.locality ?? result.administrativeArea ?? result.country
         return result
     }
@@ -71,21 +77,28 @@ extension Gazetteer {
         return (dx * dx + dy * dy).squareRoot() * Self.metresPerDegree / 1e6
     }
 
-    private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> Int? {
-        var best: Int?
-        var bestScore = Double.infinity
+    /// The locality and, when different, the district (see `reverse`).
+    private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (Int?, Int?) {
+        var nearest: Int?
+        var nearestScore = Double.infinity
+        var covering: Int?
         placeGrid.forEachPlace(nearLatitude: lat, longitude: lon, radius: 2) { index in
             if let country, places.country[index] != country { return }
             let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
             let radius = Self.coverageRadius(population: places.population[index])
+            if d <= radius, places.population[index] > covering.map({ places.population[$0] }) ?? 0 {
+                covering = index
+            }
             guard d <= max(3 * radius, 15_000) else { return }
             let score = d / radius
-            if score < bestScore {
-                bestScore = score
-                best = index
+            if score < nearestScore {
+                nearestScore = score
+                nearest = index
             }
         }
-        return best
+        guard let covering else { return (nearest, nil) }
+        let district = nearest.flatMap { $0 != covering && places.name[$0] != places.name[covering] ? $0 : nil }
+        return (covering, district)
     }
 
     func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, maxRadius: Int)

@@ -20,11 +20,13 @@ public struct NominatimBackend: GeocodingBackend {
     private let session: URLSession
 
     /// - Parameters:
-    ///   - timeout: seconds to wait for an answer (default 10).
+    ///   - timeout: seconds to wait for an answer (default 10; at least 1, because FoundationNetworking on
+    ///     Linux truncates the interval to whole seconds and would time out at once below 1 s).
     ///   - minimumInterval: seconds between requests (default 1, Nominatim's policy).
     public init(baseURL: URL, timeout: TimeInterval = 10, minimumInterval: Double = 1,
                 now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
         self.baseURL = baseURL
+        let timeout = timeout.isFinite ? max(1, timeout) : 10
         self.timeout = timeout
         self.spacing = RateLimiter(limit: minimumInterval > 0 ? 1 : Int.max, window: minimumInterval, now: now)
         let configuration = URLSessionConfiguration.ephemeral
