@@ -6,7 +6,9 @@ struct ForwardIndex: Sendable {
 
     struct Entry: Sendable {
         let place: Int32
-        let isMainName: Bool
+        /// String index of the name that matched (the main name or one alternate).
+        let name: Int32
+        var isMainName: Bool
     }
 
     init(_ gazetteer: Gazetteer) {
@@ -21,11 +23,12 @@ struct ForwardIndex: Sendable {
         let places = gazetteer.places
         for place in 0..<places.count {
             let main = fold(places.name[place])
-            names[main, default: []].append(Entry(place: Int32(place), isMainName: true))
+            names[main, default: []].append(Entry(place: Int32(place), name: places.name[place], isMainName: true))
             for slot in Int(places.alternateStart[place])..<Int(places.alternateStart[place + 1]) {
                 let key = fold(places.alternates[slot])
                 guard key != main else { continue }
-                names[key, default: []].append(Entry(place: Int32(place), isMainName: false))
+                names[key, default: []].append(
+                    Entry(place: Int32(place), name: places.alternates[slot], isMainName: false))
             }
         }
         self.names = names

@@ -24,6 +24,8 @@ extension Gazetteer {
     /// nothing, trailing words are tried as qualifiers ("Paris TX"). Ranking: score =
     /// (1 for the main name, 0.9 for an alternate name) × log10(population + 10); with a region, places
     /// inside it get +100 and others +10·e^(−d/(r + 100 km)). Up to `maximumResults`, best first.
+    /// A place found by an alternate name is named by that name ("Москва" answers "Москва", not "Moscow"):
+    /// the name the user typed is the one in their language.
     public func forward(_ query: ForwardQuery, region: SearchRegion? = nil, language: String? = nil)
         throws(GeocodingError) -> [GeocodedPlace]
     {
@@ -47,17 +49,21 @@ extension Gazetteer {
         for attempt in attempts {
             let ranked = rank(attempt, index: index, region: region)
             if !ranked.isEmpty {
-                return ranked.prefix(Self.maximumResults).map { placemark(for: $0, language: language) }
+                return ranked.prefix(Self.maximumResults).map {
+                    placemark(for: $0.place, language: language, matchedName: $0.matchedName)
+                }
             }
         }
         return []
     }
 
-    private func rank(_ query: ForwardQuery, index: ForwardIndex, region: SearchRegion?) -> [Int] {
+    private func rank(_ query: ForwardQuery, index: ForwardIndex, region: SearchRegion?)
+        -> [(place: Int, matchedName: Int?)]
+    {
         let key = GazetteerText.normalize(query.name)
         guard !key.isEmpty, let entries = index.names[key] else { return [] }
         let qualifiers = query.qualifiers.map { GazetteerText.normalize($0) }.filter { !$0.isEmpty }
-        var best: [Int: Double] = [:]
+        var best: [Int: (score: Double, matchedName: Int?)] = [:]
         for entry in entries {
             let place = Int(entry.place)
             guard qualifiers.allSatisfy({ matches(place: place, qualifier: $0) }) else { continue }
@@ -66,9 +72,12 @@ extension Gazetteer {
                 let d = distanceMetres(place: place, latitude: region.latitude, longitude: region.longitude)
                 score += d <= region.radius ? 100 : 10 * exp(-d / (region.radius + 100_000))
             }
-            best[place] = max(best[place] ?? -.infinity, score)
+            if score > best[place]?.score ?? -.infinity {
+                best[place] = (score, entry.isMainName ? nil : Int(entry.name))
+            }
         }
-        return best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        return best.sorted { $0.value.score != $1.value.score ? $0.value.score > $1.value.score : $0.key < $1.key }
+            .map { ($0.key, $0.value.matchedName) }
     }
 
     private static let countryAliases: [String: String] = [
@@ -104,10 +113,10 @@ extension Gazetteer {
     }
 
     /// The placemark for one gazetteer place: located at the place, region = its coverage circle.
-    func placemark(for place: Int, language: String?) -> GeocodedPlace {
+    func placemark(for place: Int, language: String?, matchedName: Int? = nil) -> GeocodedPlace {
         let lat = Double(places.latitude[place]) / 1e6, lon = Double(places.longitude[place]) / 1e6
         var result = GeocodedPlace(latitude: lat, longitude: lon)
-        let name = placeName(place, language: language)
+        let name = matchedName.map { strings[$0] } ?? placeName(place, language: language)
         result.name = name
         result.locality = name
         result.administrativeArea = strings.optional(Int(places.admin1[place]))

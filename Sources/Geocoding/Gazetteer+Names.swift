@@ -16,26 +16,22 @@ extension Gazetteer {
     /// The place's name, or an alternate name written in the script of `language` when the place has one.
     ///
     /// GeoNames' alternate names in this data carry no language tag, so the choice is by script: a name
-    /// written in Russian's letters for Russian, Han for Chinese, Han or kana for Japanese, and so on. Of
-    /// the candidates the shortest wins ("東京" over "東京都"); when two different shortest candidates
-    /// tie ("东京" and "東京" for Japanese), nothing says which is the language's, so the GeoNames name is
-    /// kept rather than guessed. Latin-script languages keep the GeoNames name (usually the local form).
+    /// written in Russian's letters for Russian, Han for Chinese, Han or kana for Japanese, and so on —
+    /// but only when the place has exactly one such name ("Токио" for Tokyo in Russian). With several
+    /// (Moscow has "Москва", "Масква", "Маскав"… in Cyrillic; Tokyo has "东京" and "東京" in Han),
+    /// nothing says which one is the language's, so the GeoNames name is kept rather than guessed.
+    /// Latin-script languages keep the GeoNames name (usually the local form: "München", "Genève").
     func placeName(_ index: Int, language: String?) -> String {
         let name = strings[Int(places.name[index])]
         guard let language, let script = Script(language: language), !script.contains(name) else { return name }
-        var best: String?
-        var tied = false
+        var found: String?
         for slot in Int(places.alternateStart[index])..<Int(places.alternateStart[index + 1]) {
             let alternate = strings[Int(places.alternates[slot])]
             guard script.contains(alternate) else { continue }
-            if let current = best, alternate.count >= current.count {
-                if alternate.count == current.count, alternate != current { tied = true }
-                continue
-            }
-            best = alternate
-            tied = false
+            if found != nil { return name }
+            found = alternate
         }
-        return tied ? name : best ?? name
+        return found ?? name
     }
 }
 

@@ -32,7 +32,7 @@ public struct OfflineBackend: GeocodingBackend {
         -> [GeocodedPlace]
     {
         let text = ([query.name] + query.qualifiers).joined(separator: ", ")
-        if query.qualifiers.isEmpty, let point = ForwardQuery.coordinate(in: text) {
+        if let point = ForwardQuery.coordinate(in: text) {
             return try await reverse(latitude: point.latitude, longitude: point.longitude, language: language)
         }
         return try load().forward(query, region: region, language: language)

@@ -26,7 +26,10 @@ import Testing
     }
 
     @Test func otherScriptsAndFolding() throws {
-        #expect(try search("Москва").first?.isoCountryCode == "RU")
+        let moscow = try #require(try search("Москва").first)
+        #expect(moscow.isoCountryCode == "RU")
+        #expect(moscow.name == "Москва")  // the name the user typed, not GeoNames' "Moscow"
+        #expect(abs(moscow.latitude - 55.75) < 0.05 && abs(moscow.longitude - 37.62) < 0.05)
         #expect(try search("東京").first?.isoCountryCode == "JP")
         #expect(try search("ZÜRICH").first?.isoCountryCode == "CH")
         #expect(try search("zurich").first?.isoCountryCode == "CH")

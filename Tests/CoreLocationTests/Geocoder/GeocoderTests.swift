@@ -101,6 +101,12 @@ struct FailingLoaderError: Error {}
         #expect(texas.first?.administrativeArea == "Texas")
     }
 
+    @Test func coordinateTextIsReverseGeocoded() async throws {
+        let placemark = try #require(try await geocoder().geocodeAddressString("48.85, 2.35").first)
+        #expect(placemark.locality == "Paris")
+        #expect(placemark.location?.coordinate.longitude == 2.35)
+    }
+
     @Test func postalAddressAndDictionary() async throws {
         let address = CNMutablePostalAddress()
         address.city = "Springfield"
