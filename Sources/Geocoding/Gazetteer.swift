@@ -39,6 +39,8 @@ public final class Gazetteer: Sendable {
     let placeGrid: PlaceGrid
     /// ISO 3166-2 code suffixes of first-level divisions: (country code, admin1 name) string indices → suffix.
     let abbreviations: [AdminKey: Int]
+    /// String indices of the country codes that have at least one place (Antarctica has none).
+    let codesWithPlaces: Set<Int32>
     let forward = Mutex<ForwardIndex?>(nil)
 
     struct AdminKey: Hashable, Sendable {
@@ -82,6 +84,7 @@ public final class Gazetteer: Sendable {
         self.countryByCode = countryByCode
         self.abbreviations = abbreviations
         self.placeGrid = PlaceGrid(latitude: places.latitude, longitude: places.longitude)
+        self.codesWithPlaces = Set(places.country)
     }
 
     private static func decodePlaces(_ reader: ByteReader, stringCount: Int) throws(GeocodingError) -> Places {

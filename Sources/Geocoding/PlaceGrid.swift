@@ -58,10 +58,12 @@ struct PlaceGrid: Sendable {
             return
         }
         let row = Self.row(latitude), column = Self.column(longitude)
+        let span = min(radius, Self.columns / 2)
         for r in max(0, row - radius)...min(Self.rows - 1, row + radius) {
             let edgeRow = r == row - radius || r == row + radius
-            let offsets = edgeRow ? Array(-radius...radius) : [-radius, radius]
-            for offset in offsets {
+            // Edge rows take the whole span; other rows only its two ends.
+            let step = edgeRow ? 1 : max(1, 2 * span)
+            for offset in stride(from: -span, through: span, by: step) {
                 let c = ((column + offset) % Self.columns + Self.columns) % Self.columns
                 let cell = Self.cell(row: r, column: c)
                 for slot in Int(start[cell])..<Int(start[cell + 1]) { body(Int(order[slot])) }
