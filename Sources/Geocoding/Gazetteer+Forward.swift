@@ -61,7 +61,8 @@ extension Gazetteer {
         -> [(place: Int, matchedName: Int?)]
     {
         let key = GazetteerText.normalize(query.name)
-        guard !key.isEmpty, let entries = index.names[key] else { return [] }
+        let entries = index.entries(named: key)
+        guard !key.isEmpty, !entries.isEmpty else { return [] }
         let qualifiers = query.qualifiers.map { GazetteerText.normalize($0) }.filter { !$0.isEmpty }
         var best: [Int: (score: Double, matchedName: Int?)] = [:]
         for entry in entries {

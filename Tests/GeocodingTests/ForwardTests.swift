@@ -65,3 +65,20 @@ import Testing
         #expect(ForwardQuery.coordinate(in: "Paris") == nil)
     }
 }
+
+extension ForwardTests {
+    /// The ASCII fast path must fold exactly as the Unicode path does: compare on every printable ASCII
+    /// character, alone and between letters.
+    @Test func asciiFastPathMatchesUnicodePath() {
+        for code in UInt8(0x20)...UInt8(0x7E) {
+            let c = Character(Unicode.Scalar(code))
+            for text in ["\(c)", "a\(c)b", " \(c)\(c) X"] {
+                // Appending "é" forces the Unicode path; folding "é" gives "e", so compare with that removed.
+                let unicode = GazetteerText.normalize(text + "é")
+                #expect(unicode.hasSuffix("e"))
+                #expect(GazetteerText.normalize(text) + (unicode.dropLast().last == " " ? " " : "") + "e" == unicode,
+                        "\(text)")
+            }
+        }
+    }
+}

@@ -81,6 +81,21 @@ for _ in 0..<repetitions {
 batchTimes.sort()
 let batchMedian = batchTimes[batchTimes.count / 2]
 
+// Forward: the first query builds the name index; then the localities found above, as queries.
+let names = Array(answers.compactMap { $0?.locality }.prefix(10_000))
+let indexStart = clock.now
+_ = try? gazetteer.forward(ForwardQuery(text: "Paris"))
+let indexSeconds = seconds(clock.now - indexStart)
+var forwardLatencies: [Double] = []
+var found = 0
+for name in names {
+    let start = clock.now
+    let results = (try? gazetteer.forward(ForwardQuery(text: name))) ?? []
+    forwardLatencies.append(seconds(clock.now - start))
+    found += results.isEmpty ? 0 : 1
+}
+forwardLatencies.sort()
+
 var out = "lat\tlon\tcountry\ttimezone\tlocality\n"
 for ((lat, lon), place) in zip(points, answers) {
     out += "\(lat)\t\(lon)\t\(place?.isoCountryCode ?? "")\t\(place?.timeZone ?? "")\t\(place?.locality ?? "")\n"
@@ -92,5 +107,10 @@ print(String(format: "swift load_ms_max %.1f load_ms_median %.1f rss_growth_mib 
              Double(rssAfter - rssBefore) / 1024))
 print(String(format: "swift single_p50_us %.2f single_p99_us %.2f single_mean_us %.2f", p50, p99, mean))
 print(String(format: "swift land_p50_us %.2f land_p99_us %.2f land_points %d", landP50, landP99, land.count))
+if !forwardLatencies.isEmpty {
+    print(String(format: "swift forward_index_build_ms %.0f forward_p50_us %.1f forward_p99_us %.1f found %d/%d",
+                 indexSeconds * 1000, forwardLatencies[forwardLatencies.count / 2] * 1e6,
+                 forwardLatencies[forwardLatencies.count * 99 / 100] * 1e6, found, names.count))
+}
 print(String(format: "swift batch_per_query_us %.3f batch_queries_per_s %.0f (checksum %d)",
              batchMedian / Double(points.count) * 1e6, Double(points.count) / batchMedian, checksum))
