@@ -11,6 +11,8 @@ extension CLGeocoder {
             try await withCheckedThrowingContinuation { continuation in
                 let started = start(request, locale: locale) { result in continuation.resume(with: result) }
                 id.withLock { $0 = started }
+                // A task cancelled before the request started had its handler run with no id to cancel.
+                if Task.isCancelled, let started { cancel(id: started) }
             }
         } onCancel: {
             if let started = id.withLock({ $0 }) { cancel(id: started) }

@@ -157,6 +157,16 @@ struct FailingLoaderError: Error {}
         await #expect { try await task.value } throws: { ($0 as? CLError)?.code == .geocodeCanceled }
     }
 
+    @Test func alreadyCancelledTaskGetsGeocodeCanceled() async throws {
+        let geocoder = geocoder(offline: GateBackend(answer: []))
+        let task = Task { () async throws -> [CLPlacemark] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await geocoder.geocodeAddressString("Anything")
+        }
+        await #expect { try await task.value } throws: { ($0 as? CLError)?.code == .geocodeCanceled }
+        #expect(!geocoder.isGeocoding)
+    }
+
     @Test(arguments: ["", "   \n\t", "Qwzxqv Nowhereville", String(repeating: "x", count: 100_000)])
     func badOrUnknownTextIsGeocodeFoundNoResult(text: String) async throws {
         await #expect { try await geocoder().geocodeAddressString(text) }
