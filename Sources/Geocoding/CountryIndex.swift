@@ -35,6 +35,9 @@ struct CountryIndex: Sendable {
         var ringEnd: [Int32] = []
         var lats: [Int32] = []
         var lons: [Int32] = []
+        // Two varints of about 2.6 bytes per vertex on average: reserve enough to avoid regrowth.
+        lats.reserveCapacity((vertices.end - vertices.offset) / 4)
+        lons.reserveCapacity((vertices.end - vertices.offset) / 4)
         var lat: Int64 = 0
         var lon: Int64 = 0
         while !rings.isAtEnd {
@@ -118,22 +121,24 @@ struct CountryIndex: Sendable {
     private static func buildCells(
         minLat: [Int32], maxLat: [Int32], minLon: [Int32], maxLon: [Int32]
     ) -> ([Int32], [Int32]) {
-        var lists = [[Int32]](repeating: [], count: 360 * 180)
-        for ring in minLat.indices {
-            let low = cell(latitude: minLat[ring], longitude: minLon[ring])
-            let high = cell(latitude: maxLat[ring], longitude: maxLon[ring])
-            for row in low / 360...high / 360 {
-                for column in low % 360...high % 360 {
-                    lists[row * 360 + column].append(Int32(ring))
+        // Two passes (count, then fill) into one flat array: no per-cell arrays to allocate.
+        var starts = [Int32](repeating: 0, count: 360 * 180 + 1)
+        func forEachCell(_ body: (Int, Int32) -> Void) {
+            for ring in minLat.indices {
+                let low = cell(latitude: minLat[ring], longitude: minLon[ring])
+                let high = cell(latitude: maxLat[ring], longitude: maxLon[ring])
+                for row in low / 360...high / 360 {
+                    for column in low % 360...high % 360 { body(row * 360 + column, Int32(ring)) }
                 }
             }
         }
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(lists.count + 1)
-        var rings: [Int32] = []
-        for list in lists {
-            rings.append(contentsOf: list)
-            starts.append(Int32(rings.count))
+        forEachCell { cell, _ in starts[cell + 1] += 1 }
+        for cell in 0..<360 * 180 { starts[cell + 1] += starts[cell] }
+        var fill = starts
+        var rings = [Int32](repeating: 0, count: Int(starts[360 * 180]))
+        forEachCell { cell, ring in
+            rings[Int(fill[cell])] = ring
+            fill[cell] += 1
         }
         return (starts, rings)
     }

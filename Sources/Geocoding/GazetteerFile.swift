@@ -1,10 +1,11 @@
 import Foundation
 
-/// The container format of `gazetteer.bin`: a header with magic, version, payload length and an
-/// FNV-1a-64 checksum, then tagged sections. Written by `scripts/gazetteer-build.py`.
+/// The container format of `gazetteer.bin`: a header with magic, version, payload length and a
+/// checksum (FNV-1a-64 over little-endian 64-bit words, then the length), then tagged sections.
+/// Written by `scripts/gazetteer-build.py`.
 struct GazetteerFile {
     static let magic: [UInt8] = Array("CLGAZETR".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 32
 
     let bytes: [UInt8]
@@ -54,13 +55,26 @@ struct GazetteerFile {
         return ByteReader(bytes, from: range.lowerBound, to: range.upperBound)
     }
 
+    /// FNV-1a-64 over the bytes from `start` read as little-endian 64-bit words (the tail zero-padded),
+    /// folded with the length; the build script's `fnv1a_words`.
     static func fnv1a(_ bytes: [UInt8], from start: Int) -> UInt64 {
+        let prime: UInt64 = 0x100_0000_01B3
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        let length = bytes.count - start
         bytes.withUnsafeBufferPointer { buffer in
-            for index in start..<buffer.count {
-                hash = (hash ^ UInt64(buffer[index])) &* 0x100_0000_01B3
+            var index = start
+            while index + 8 <= buffer.count {
+                var word: UInt64 = 0
+                for k in 0..<8 { word |= UInt64(buffer[index + k]) << (8 * UInt64(k)) }
+                hash = (hash ^ word) &* prime
+                index += 8
+            }
+            if index < buffer.count {
+                var word: UInt64 = 0
+                for k in 0..<(buffer.count - index) { word |= UInt64(buffer[index + k]) << (8 * UInt64(k)) }
+                hash = (hash ^ word) &* prime
             }
         }
-        return hash
+        return (hash ^ UInt64(length)) &* prime
     }
 }

@@ -102,8 +102,8 @@ for ((lat, lon), place) in zip(points, answers) {
 }
 try? out.write(toFile: arguments[3], atomically: true, encoding: .utf8)
 
-print(String(format: "swift load_ms_max %.1f load_ms_median %.1f rss_growth_mib %.1f",
-             loadTimes[loadTimes.count - 1] * 1000, loadTimes[loadTimes.count / 2] * 1000,
+print(String(format: "swift load_ms_min %.1f load_ms_median %.1f load_ms_max %.1f rss_growth_mib %.1f",
+             loadTimes[0] * 1000, loadTimes[loadTimes.count / 2] * 1000, loadTimes[loadTimes.count - 1] * 1000,
              Double(rssAfter - rssBefore) / 1024))
 print(String(format: "swift single_p50_us %.2f single_p99_us %.2f single_mean_us %.2f", p50, p99, mean))
 print(String(format: "swift land_p50_us %.2f land_p99_us %.2f land_points %d", landP50, landP99, land.count))
