@@ -32,7 +32,8 @@ import unicodedata
 import zipfile
 
 VERSION = 2
-ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "60000"))  # alternate names kept only for places this big (size budget)
+# Alternate names are kept only for places this big: 60 000 keeps the file under 10 MB.
+ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "60000"))
 ALT_MAX_LENGTH = 48
 
 

@@ -99,7 +99,9 @@ open class CLGeocoder: NSObject, @unchecked Sendable {  // Sendable: safety argu
               deliver: Self.onMainQueue(completionHandler))
     }
 
-    open func geocodePostalAddress(_ postalAddress: CNPostalAddress, completionHandler: @escaping CLGeocodeCompletionHandler) {
+    open func geocodePostalAddress(
+        _ postalAddress: CNPostalAddress, completionHandler: @escaping CLGeocodeCompletionHandler
+    ) {
         geocodePostalAddress(postalAddress, preferredLocale: nil, completionHandler: completionHandler)
     }
 
@@ -116,7 +118,9 @@ open class CLGeocoder: NSObject, @unchecked Sendable {  // Sendable: safety argu
         try await reverseGeocodeLocation(location, preferredLocale: nil)
     }
 
-    open func reverseGeocodeLocation(_ location: CLLocation, preferredLocale locale: Locale?) async throws -> [CLPlacemark] {
+    open func reverseGeocodeLocation(
+        _ location: CLLocation, preferredLocale locale: Locale?
+    ) async throws -> [CLPlacemark] {
         try await run(.reverse(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude),
                       locale: locale)
     }
@@ -139,7 +143,9 @@ open class CLGeocoder: NSObject, @unchecked Sendable {  // Sendable: safety argu
         try await geocodePostalAddress(postalAddress, preferredLocale: nil)
     }
 
-    open func geocodePostalAddress(_ postalAddress: CNPostalAddress, preferredLocale locale: Locale?) async throws -> [CLPlacemark] {
+    open func geocodePostalAddress(
+        _ postalAddress: CNPostalAddress, preferredLocale locale: Locale?
+    ) async throws -> [CLPlacemark] {
         try await run(Self.request(postalAddress), locale: locale)
     }
 
@@ -156,7 +162,8 @@ open class CLGeocoder: NSObject, @unchecked Sendable {  // Sendable: safety argu
             return true
         }
         guard started else {
-            deliver(.failure(Self.error(.geocodeCanceled, "Another geocoding request is in progress on this geocoder.")))
+            let message = "Another geocoding request is in progress on this geocoder."
+            deliver(.failure(Self.error(.geocodeCanceled, message)))
             return nil
         }
         let service = service

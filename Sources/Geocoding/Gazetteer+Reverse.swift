@@ -53,8 +53,8 @@ extension Gazetteer {
 
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         let searchable = code.map { codesWithPlaces.contains($0) } ?? false
-        let anchor = locality
-            ?? (searchable ? nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40)?.index : nil)
+        let anchor = locality ?? (searchable
+            ? nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40)?.index : nil)
         if let anchor {
             result.administrativeArea = strings.optional(Int(places.admin1[anchor]))
             result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor]))

@@ -5,7 +5,8 @@
 public struct GeocodingError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
-            case invalidInput, noResult, resourceUnavailable, resourceCorrupt, network, throttled, cancelled, badResponse
+            case invalidInput, noResult, resourceUnavailable, resourceCorrupt
+            case network, throttled, cancelled, badResponse
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }

@@ -116,7 +116,8 @@ public final class GeocodingService: Sendable {
                 throw GeocodingError(.invalidInput, "the address is empty")
             }
             guard text.count <= ForwardQuery.maximumLength else {
-                throw GeocodingError(.invalidInput, "the address is longer than \(ForwardQuery.maximumLength) characters")
+                throw GeocodingError(
+                    .invalidInput, "the address is longer than \(ForwardQuery.maximumLength) characters")
             }
         }
     }

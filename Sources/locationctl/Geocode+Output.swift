@@ -56,8 +56,8 @@ struct PlacemarkJSON: Encodable {
             try container.encode(value, forKey: key)
         }
         try container.encode(p.areasOfInterest, forKey: .areasOfInterest)
-        try container.encode(p.location.map { Point(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) },
-                             forKey: .location)
+        let point = p.location.map { Point(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
+        try container.encode(point, forKey: .location)
         let circle = (p.region as? CLCircularRegion).map {
             Circle(identifier: $0.identifier, latitude: $0.center.latitude, longitude: $0.center.longitude,
                    radius: $0.radius)

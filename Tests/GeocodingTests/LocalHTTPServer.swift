@@ -71,8 +71,8 @@ final class LocalHTTPServer: @unchecked Sendable {  // Sendable: mutable state i
                 lock.withLock { open.append(client) }
             case let .respond(status, body):
                 let bytes = Array(body.utf8)
-                let text = "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n"
-                    + "Connection: close\r\n\r\n"
+                let text = "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
                 let all = Array(text.utf8) + bytes
                 _ = all.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
                 close(client)
@@ -83,6 +83,8 @@ final class LocalHTTPServer: @unchecked Sendable {  // Sendable: mutable state i
 
 extension [UInt8] {
     var containsHeadEnd: Bool {
-        count >= 4 && (0...(count - 4)).contains { self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10 }
+        count >= 4 && (0...(count - 4)).contains {
+            self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10
+        }
     }
 }

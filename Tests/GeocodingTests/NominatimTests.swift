@@ -49,13 +49,16 @@ import Testing
     }
 
     @Test func reverseAtSeaIsEmpty() async throws {
-        let server = try LocalHTTPServer(routes: ["/reverse": .respond(status: 200, body: #"{"error":"Unable to geocode"}"#)])
+        let server = try LocalHTTPServer(routes: [
+            "/reverse": .respond(status: 200, body: #"{"error":"Unable to geocode"}"#),
+        ])
         defer { server.stop() }
         #expect(try await backend(server).reverse(latitude: 0, longitude: -30, language: nil).isEmpty)
     }
 
     @Test(arguments: [
-        ("garbage", LocalHTTPServer.Reply.respond(status: 200, body: "<html>oops</html>"), GeocodingError.Code.badResponse),
+        ("garbage", LocalHTTPServer.Reply.respond(status: 200, body: "<html>oops</html>"),
+         GeocodingError.Code.badResponse),
         ("truncated", .respond(status: 200, body: #"[{"lat":"48.8"#), .badResponse),
         ("bad coordinate", .respond(status: 200, body: #"[{"lat":"north","lon":"2"}]"#), .badResponse),
         ("HTTP 500", .respond(status: 500, body: "{}"), .network),

@@ -74,7 +74,9 @@ var checksum = 0
 for _ in 0..<repetitions {
     let start = clock.now
     for (lat, lon) in points {
-        if let place = try? gazetteer.reverse(latitude: lat, longitude: lon) { checksum &+= place.locality?.utf8.count ?? 1 }
+        if let place = try? gazetteer.reverse(latitude: lat, longitude: lon) {
+            checksum &+= place.locality?.utf8.count ?? 1
+        }
     }
     batchTimes.append(seconds(clock.now - start))
 }
