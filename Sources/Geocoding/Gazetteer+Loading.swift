@@ -56,9 +56,14 @@ extension Gazetteer {
         if let argument = CommandLine.arguments.first, !argument.isEmpty {
             directories.append(URL(fileURLWithPath: argument).resolvingSymlinksInPath().deletingLastPathComponent())
         }
-        let bundleNames = ["swift-corelocation_Geocoding.resources", "swift-corelocation_Geocoding.bundle"]
         var candidates: [URL] = []
         for directory in directories {
+            // SwiftPM names the bundle after the package identity, which is the name of the repository a
+            // client depends on: take any `<identity>_Geocoding` bundle, ours first.
+            let found = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let others = found.filter { $0.hasSuffix("_Geocoding.resources") || $0.hasSuffix("_Geocoding.bundle") }
+            let bundleNames = ["swift-corelocation_Geocoding.resources", "swift-corelocation_Geocoding.bundle"]
+                + others.sorted()
             for bundle in bundleNames {
                 candidates.append(directory.appendingPathComponent(bundle).appendingPathComponent(resourceName))
                 candidates.append(directory.appendingPathComponent(bundle)
