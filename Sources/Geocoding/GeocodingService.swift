@@ -79,6 +79,7 @@ public final class GeocodingService: Sendable {
         if let online = configuration.online {
             do throws(GeocodingError) {
                 places = try await Self.perform(request, on: online, language: language)
+                places = await addTimeZones(places, language: language)
             } catch {
                 logger.info("online geocoder failed, using the offline gazetteer", metadata: ["error": "\(error)"])
             }
@@ -91,6 +92,18 @@ public final class GeocodingService: Sendable {
         guard !places.isEmpty else { throw GeocodingError(.noResult, "no place matches the request") }
         cache.withLock { $0.put(key, places) }
         return places
+    }
+
+    /// Nominatim gives no time zone: take the offline gazetteer's for each place's coordinate. A place
+    /// the gazetteer cannot answer for (at sea, or the resource is damaged) keeps none.
+    private func addTimeZones(_ places: [GeocodedPlace], language: String?) async -> [GeocodedPlace] {
+        var result = places
+        for index in result.indices where result[index].timeZone == nil {
+            let local = try? await configuration.offline.reverse(
+                latitude: result[index].latitude, longitude: result[index].longitude, language: language)
+            result[index].timeZone = local?.first?.timeZone
+        }
+        return result
     }
 
     private static func perform(_ request: Request, on backend: any GeocodingBackend, language: String?)

@@ -48,6 +48,30 @@ import Testing
         #expect(place.areasOfInterest == ["Tour Eiffel"])
     }
 
+    @Test func serviceUsesOnlineAnswersWithOfflineTimeZones() async throws {
+        let server = try LocalHTTPServer(routes: [
+            "/reverse": .respond(status: 200, body: try Self.fixture("nominatim-reverse-eiffel.json")),
+        ])
+        defer { server.stop() }
+        var configuration = GeocodingService.Configuration()
+        configuration.online = backend(server)
+        let places = try await GeocodingService(configuration: configuration)
+            .run(.reverse(latitude: 48.8583, longitude: 2.2945), language: nil)
+        #expect(places.first?.postalCode == "75007")  // only the online answer has a postcode
+        #expect(places.first?.timeZone == "Europe/Paris")
+    }
+
+    @Test func serviceFallsBackOfflineWhenServerFails() async throws {
+        let server = try LocalHTTPServer(routes: ["/search": .respond(status: 503, body: "busy")])
+        defer { server.stop() }
+        var configuration = GeocodingService.Configuration()
+        configuration.online = backend(server)
+        let places = try await GeocodingService(configuration: configuration)
+            .run(.forward(ForwardQuery(text: "Springfield, Illinois"), region: nil), language: nil)
+        #expect(places.first?.subAdministrativeArea == "Sangamon County")
+        #expect(server.requests.count == 1)
+    }
+
     @Test func reverseAtSeaIsEmpty() async throws {
         let server = try LocalHTTPServer(routes: [
             "/reverse": .respond(status: 200, body: #"{"error":"Unable to geocode"}"#),
