@@ -12,6 +12,9 @@ extension Gazetteer {
         500 + 8 * Double(population).squareRoot()
     }
 
+    /// How far (m) the nearest place may be for its administrative areas to be reported without a locality.
+    static let adminAreaReach = 200_000.0
+
     /// Reverse-geocodes a coordinate (degrees, WGS84).
     ///
     /// - Country: the Natural Earth polygon containing the point. A point in no polygon but within 3 km of
@@ -25,7 +28,9 @@ extension Gazetteer {
     /// - Sub-locality: the candidate with the smallest distance ÷ radius, when that is a smaller place
     ///   inside the locality's circle (GeoNames lists city districts as places: "Mitte" in Berlin).
     /// - Without an accepted locality, the nearest place of the same country (searched up to 10° away)
-    ///   gives the administrative areas and time zone; locality stays nil.
+    ///   gives the time zone, and the administrative areas if it is within 200 km (`adminAreaReach`;
+    ///   farther, its division is a guess: Svalbard is Norway's in Natural Earth but has no Norwegian
+    ///   places, and the nearest one is on the mainland); locality stays nil.
     ///
     /// Distances use the equirectangular approximation (error < 0.5 % within 100 km), enough to rank.
     /// Throws `.invalidInput` for NaN, infinite or out-of-range coordinates.
@@ -53,12 +58,17 @@ extension Gazetteer {
 
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         let searchable = code.map { codesWithPlaces.contains($0) } ?? false
-        let anchor = locality ?? (searchable
-            ? nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40)?.index : nil)
-        if let anchor {
-            result.administrativeArea = strings.optional(Int(places.admin1[anchor]))
-            result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor]))
-            result.timeZone = strings.optional(Int(places.timeZone[anchor]))
+        if let locality {
+            result.administrativeArea = strings.optional(Int(places.admin1[locality]))
+            result.subAdministrativeArea = strings.optional(Int(places.admin2[locality]))
+            result.timeZone = strings.optional(Int(places.timeZone[locality]))
+        } else if searchable,
+                  let anchor = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40) {
+            result.timeZone = strings.optional(Int(places.timeZone[anchor.index]))
+            if anchor.distance <= Self.adminAreaReach {
+                result.administrativeArea = strings.optional(Int(places.admin1[anchor.index]))
+                result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor.index]))
+            }
         }
         if let locality {
             result.locality = placeName(locality, language: language)
@@ -71,7 +81,7 @@ extension Gazetteer {
         return result
     }
 
-    private func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
+    func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
         let dy = Double(places.latitude[index] - lat)
         var dxDegrees = Double(places.longitude[index] - lon)
         if dxDegrees > 180e6 { dxDegrees -= 360e6 } else if dxDegrees < -180e6 { dxDegrees += 360e6 }
@@ -103,18 +113,26 @@ extension Gazetteer {
         return (covering, district)
     }
 
+    /// The nearest place (optionally of one country) within `maxRadius` rows of 0.25° cells, by the
+    /// equirectangular distance at the query's latitude. Windows grow by one row of cells a step and
+    /// by 1/cos φ columns, so they stay about square on the ground even near the poles; the search stops
+    /// once nothing outside the window can be nearer (it is at least `rows` × 0.25° away).
     func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, maxRadius: Int)
         -> (index: Int, distance: Double)?
     {
         var best: (index: Int, distance: Double)?
-        for radius in 0...maxRadius {
-            placeGrid.forEachPlace(onRingAround: lat, longitude: lon, radius: radius) { index in
+        var inner: (rows: Int, columns: Int)?
+        let stretch = 1 / max(cosLat, 1e-3)
+        for rows in 0...maxRadius {
+            let columns = min(PlaceGrid.columns / 2, Int((Double(rows) * stretch).rounded(.up)))
+            let window = (rows: rows, columns: columns)
+            placeGrid.forEachPlace(latitude: lat, longitude: lon, window: window, excluding: inner) { index in
                 if let country, places.country[index] != country { return }
                 let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
                 if d < best?.distance ?? .infinity { best = (index, d) }
             }
-            // A cell ring at Chebyshev radius r is at least (r - 1) cells (≥ 0.25° · cos φ each) away.
-            if let best, best.distance < Double(radius) * 0.25 * cosLat * Self.metresPerDegree { return best }
+            inner = window
+            if let best, best.distance <= Double(rows) * 0.25 * Self.metresPerDegree { return best }
         }
         return best
     }

@@ -51,23 +51,34 @@ struct PlaceGrid: Sendable {
         }
     }
 
-    /// Calls `body` with the places in the ring of cells at exactly `radius` (Chebyshev) from the point's cell.
-    func forEachPlace(onRingAround latitude: Int32, longitude: Int32, radius: Int, _ body: (Int) -> Void) {
-        guard radius > 0 else {
-            forEachPlace(nearLatitude: latitude, longitude: longitude, radius: 0, body)
-            return
-        }
+    /// The column offsets a window of half-width `columns` covers: all 1 440 columns once it reaches 720.
+    static func columnOffsets(_ columns: Int) -> ClosedRange<Int> {
+        columns < Self.columns / 2 ? -columns...columns : -(Self.columns / 2)...(Self.columns / 2 - 1)
+    }
+
+    /// Calls `body` with the places in the window of ±`rows` × ±`columns` cells around the point's cell
+    /// that are not in the smaller window `inner` (nil: none), so growing windows visit each cell once.
+    func forEachPlace(
+        latitude: Int32, longitude: Int32, window: (rows: Int, columns: Int), excluding inner: (rows: Int, columns: Int)?,
+        _ body: (Int) -> Void
+    ) {
         let row = Self.row(latitude), column = Self.column(longitude)
-        let span = min(radius, Self.columns / 2)
-        for r in max(0, row - radius)...min(Self.rows - 1, row + radius) {
-            let edgeRow = r == row - radius || r == row + radius
-            // Edge rows take the whole span; other rows only its two ends.
-            let step = edgeRow ? 1 : max(1, 2 * span)
-            for offset in stride(from: -span, through: span, by: step) {
+        let outer = Self.columnOffsets(window.columns)
+        let hole = inner.map { Self.columnOffsets($0.columns) }
+        func visit(_ r: Int, _ offsets: ClosedRange<Int>) {
+            for offset in offsets {
                 let c = ((column + offset) % Self.columns + Self.columns) % Self.columns
                 let cell = Self.cell(row: r, column: c)
                 for slot in Int(start[cell])..<Int(start[cell + 1]) { body(Int(order[slot])) }
             }
+        }
+        for r in max(0, row - window.rows)...min(Self.rows - 1, row + window.rows) {
+            guard let inner, let hole, abs(r - row) <= inner.rows else {
+                visit(r, outer)
+                continue
+            }
+            if outer.lowerBound < hole.lowerBound { visit(r, outer.lowerBound...(hole.lowerBound - 1)) }
+            if hole.upperBound < outer.upperBound { visit(r, (hole.upperBound + 1)...outer.upperBound) }
         }
     }
 }

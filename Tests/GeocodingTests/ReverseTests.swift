@@ -60,6 +60,15 @@ import Testing
         #expect(radius > 1_000 && radius < 20_000)
     }
 
+    @Test func remoteLandHasCountryAndZoneButNoGuessedDivision() throws {
+        // Inland ice of Greenland, 300+ km from any settlement.
+        let ice = try #require(try Gazetteer.bundled().reverse(latitude: 75, longitude: -40))
+        #expect(ice.isoCountryCode == "GL")
+        #expect(ice.locality == nil)
+        #expect(ice.administrativeArea == nil)
+        #expect(ice.timeZone?.hasPrefix("America/") == true)
+    }
+
     @Test(arguments: [(0.0, -30.0), (-40.0, -120.0), (30.0, 160.0), (-50.0, 80.0)])
     func openSeaHasNoPlace(latitude: Double, longitude: Double) throws {
         #expect(try Gazetteer.bundled().reverse(latitude: latitude, longitude: longitude) == nil)
@@ -86,5 +95,29 @@ import Testing
     @Test func invalidLongitudeIsRefused() throws {
         #expect(throws: GeocodingError.self) { try Gazetteer.bundled().reverse(latitude: 0, longitude: 180.5) }
         #expect(throws: GeocodingError.self) { try Gazetteer.bundled().reverse(latitude: 0, longitude: .nan) }
+    }
+}
+
+extension ReverseTests {
+    /// The grid search finds the same nearest place as a scan of all 155 210 places (seeded points,
+    /// including near the poles and the antimeridian, where the window is widest).
+    @Test func nearestPlaceMatchesBruteForce() throws {
+        let gazetteer = try Gazetteer.bundled()
+        var generator = SplitMix64(seed: 2026)
+        var points: [(Double, Double)] = [(89.9, 0), (-89.9, 10), (70, 179.99), (65, -179.99), (0, 180)]
+        for _ in 0..<60 {
+            let z = Double(generator.next() % 2_000_001) / 1_000_000 - 1
+            points.append((asin(z) * 180 / .pi, Double(generator.next() % 360_000_001) / 1_000_000 - 180))
+        }
+        for (latitude, longitude) in points {
+            let lat = Int32((latitude * 1e6).rounded()), lon = Int32((longitude * 1e6).rounded())
+            let cosLat = cos(latitude * .pi / 180)
+            var best = Double.infinity
+            for index in 0..<gazetteer.placeCount {
+                best = min(best, gazetteer.distance(index, lat: lat, lon: lon, cosLat: cosLat))
+            }
+            let found = gazetteer.nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: nil, maxRadius: 720)
+            #expect(found?.distance == best, "\(latitude), \(longitude)")
+        }
     }
 }
