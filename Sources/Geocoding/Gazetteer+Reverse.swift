@@ -12,6 +12,9 @@ extension Gazetteer {
         500 + 8 * Double(population).squareRoot()
     }
 
+    /// How far (m) from a place a point outside every polygon may be and still take the place's country.
+    static let coastalReach = 3_000.0
+
     /// How far (m) the nearest place may be for its administrative areas to be reported without a locality.
     static let adminAreaReach = 200_000.0
 
@@ -46,8 +49,8 @@ extension Gazetteer {
         var countryIndex = polygons.country(latitude: lat, longitude: lon)
         var countryCode = countryIndex.map { Int32(countries[$0].iso2) }
         if countryIndex == nil {
-            guard let coastal = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: nil, maxRadius: 1),
-                  coastal.distance <= 3_000 else { return nil }
+            guard let coastal = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, within: Self.coastalReach)
+            else { return nil }
             countryCode = places.country[coastal.index]
             countryIndex = countryByCode[Int(places.country[coastal.index])]
         }
@@ -133,6 +136,21 @@ extension Gazetteer {
             }
             inner = window
             if let best, best.distance <= Double(rows) * 0.25 * Self.metresPerDegree { return best }
+        }
+        return best
+    }
+
+    /// The nearest place within `metres` (any country), visiting only the cells that circle can reach:
+    /// usually one. Most reverse queries are at sea and end here.
+    func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, within metres: Double)
+        -> (index: Int, distance: Double)?
+    {
+        let dLat = Int32(metres / Self.metresPerDegree * 1e6) + 1
+        let dLon = Int32(min(180e6, metres / Self.metresPerDegree / max(cosLat, 1e-3) * 1e6)) + 1
+        var best: (index: Int, distance: Double)?
+        placeGrid.forEachPlace(latitudes: lat - dLat...lat + dLat, longitudes: lon - dLon...lon + dLon) { index in
+            let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+            if d <= metres, d < best?.distance ?? .infinity { best = (index, d) }
         }
         return best
     }

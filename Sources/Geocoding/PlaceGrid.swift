@@ -81,4 +81,28 @@ struct PlaceGrid: Sendable {
             if hole.upperBound < outer.upperBound { visit(r, (hole.upperBound + 1)...outer.upperBound) }
         }
     }
+
+    /// Calls `body` with the places in the cells meeting a latitude × longitude box (microdegrees; the
+    /// longitude range may run past ±180°, it wraps).
+    func forEachPlace(latitudes: ClosedRange<Int32>, longitudes: ClosedRange<Int32>, _ body: (Int) -> Void) {
+        let firstRow = Self.row(latitudes.lowerBound), lastRow = Self.row(latitudes.upperBound)
+        let low = Int((Int64(longitudes.lowerBound) + 180_000_000).floorDivided(by: Self.cellSize))
+        let high = Int((Int64(longitudes.upperBound) + 180_000_000).floorDivided(by: Self.cellSize))
+        let span = min(high - low, Self.columns - 1)
+        for r in firstRow...lastRow {
+            for step in 0...span {
+                let c = ((low + step) % Self.columns + Self.columns) % Self.columns
+                let cell = Self.cell(row: r, column: c)
+                for slot in Int(start[cell])..<Int(start[cell + 1]) { body(Int(order[slot])) }
+            }
+        }
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward −∞.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
 }
