@@ -35,7 +35,9 @@ extension Gazetteer {
     ///   farther, its division is a guess: Svalbard is Norway's in Natural Earth but has no Norwegian
     ///   places, and the nearest one is on the mainland); locality stays nil.
     ///
-    /// Distances use the equirectangular approximation (error < 0.5 % within 100 km), enough to rank.
+    /// Distances use the equirectangular approximation at the query's latitude (within a few tenths of a
+    /// percent of the geodesic over tens of kilometres, worse far away and near the poles): they rank
+    /// candidates and are never reported.
     /// Throws `.invalidInput` for NaN, infinite or out-of-range coordinates.
     public func reverse(latitude: Double, longitude: Double, language: String? = nil) throws(GeocodingError)
         -> GeocodedPlace?
