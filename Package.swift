@@ -50,9 +50,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Geocoding",
+            dependencies: ["Geodesy", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources/gazetteer.bin")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CoreLocation",
             dependencies: [
                 "Geodesy",
+                "Geocoding",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",
@@ -89,6 +96,9 @@ let package = Package(
         .executableTarget(
             name: "NMEAStreamFuzz", dependencies: ["LocationSources", "LocationEngine"], swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(
@@ -112,6 +122,7 @@ let package = Package(
             dependencies: [
                 "CoreLocation",
                 "Geodesy",
+                "Geocoding",
                 "LocationEngine",
                 "LocationSources",
                 "LocationStorage",

@@ -17,7 +17,9 @@ struct LocationCtl: AsyncParsableCommand {
             are asked (Allow Once / Allow While Using App / Don't Allow); otherwise the stored decision \
             or the default policy applies. `locationctl authorize` plays the Settings app.
             """,
-        subcommands: [Locate.self, Track.self, Authorize.self, Status.self, Magnetic.self, Heading.self]
+        subcommands: [
+            Locate.self, Track.self, Authorize.self, Status.self, Magnetic.self, Heading.self, Geocode.self, Reverse.self,
+        ]
     )
 
     static func main() async {

@@ -1,0 +1,118 @@
+// Reverse-geocoding benchmark: load time, resident memory, per-query latency (p50/p99) and batch
+// throughput over seeded points, plus each point's answer for the accuracy comparison.
+// Usage: GeocodingBench GAZETTEER POINTS.bin OUT.tsv [REPETITIONS]
+import Foundation
+import Geocoding
+
+func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+func readPoints(_ path: String) -> [(Double, Double)] {
+    guard let data = FileManager.default.contents(atPath: path) else { return [] }
+    let values = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+    return stride(from: 0, to: values.count - 1, by: 2).map { (values[$0], values[$0 + 1]) }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else {
+    FileHandle.standardError.write(Data("usage: GeocodingBench GAZETTEER POINTS.bin OUT.tsv [REPS]\n".utf8))
+    exit(64)
+}
+let gazetteerURL = URL(fileURLWithPath: arguments[1])
+let points = readPoints(arguments[2])
+let repetitions = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
+let clock = ContinuousClock()
+
+let rssBefore = residentKiB()
+var loadTimes: [Double] = []
+var gazetteer: Gazetteer?
+for _ in 0..<repetitions {
+    gazetteer = nil
+    let start = clock.now
+    gazetteer = try? Gazetteer.load(from: gazetteerURL)
+    loadTimes.append(seconds(clock.now - start))
+}
+guard let gazetteer else {
+    FileHandle.standardError.write(Data("cannot load \(gazetteerURL.path)\n".utf8))
+    exit(1)
+}
+let rssAfter = residentKiB()
+loadTimes.sort()
+
+// Single queries: each one timed on its own.
+var latencies: [Double] = []
+latencies.reserveCapacity(points.count)
+var answers: [GeocodedPlace?] = []
+answers.reserveCapacity(points.count)
+for (lat, lon) in points {
+    let start = clock.now
+    let place = try? gazetteer.reverse(latitude: lat, longitude: lon)
+    latencies.append(seconds(clock.now - start))
+    answers.append(place)
+}
+let mean = latencies.reduce(0, +) / Double(latencies.count) * 1e6
+var land = zip(latencies, answers).filter { $0.1 != nil }.map(\.0)
+land.sort()
+latencies.sort()
+let p50 = latencies[latencies.count / 2] * 1e6
+let p99 = latencies[latencies.count * 99 / 100] * 1e6
+let landP50 = land.isEmpty ? 0 : land[land.count / 2] * 1e6
+let landP99 = land.isEmpty ? 0 : land[land.count * 99 / 100] * 1e6
+
+// Batch: the whole list in one loop, repeated; median throughput.
+var batchTimes: [Double] = []
+var checksum = 0
+for _ in 0..<repetitions {
+    let start = clock.now
+    for (lat, lon) in points {
+        if let place = try? gazetteer.reverse(latitude: lat, longitude: lon) {
+            checksum &+= place.locality?.utf8.count ?? 1
+        }
+    }
+    batchTimes.append(seconds(clock.now - start))
+}
+batchTimes.sort()
+let batchMedian = batchTimes[batchTimes.count / 2]
+
+// Forward: the first query builds the name index; then the localities found above, as queries.
+let names = Array(answers.compactMap { $0?.locality }.prefix(10_000))
+let indexStart = clock.now
+_ = try? gazetteer.forward(ForwardQuery(text: "Paris"))
+let indexSeconds = seconds(clock.now - indexStart)
+var forwardLatencies: [Double] = []
+var found = 0
+for name in names {
+    let start = clock.now
+    let results = (try? gazetteer.forward(ForwardQuery(text: name))) ?? []
+    forwardLatencies.append(seconds(clock.now - start))
+    found += results.isEmpty ? 0 : 1
+}
+forwardLatencies.sort()
+
+var out = "lat\tlon\tcountry\ttimezone\tlocality\n"
+for ((lat, lon), place) in zip(points, answers) {
+    out += "\(lat)\t\(lon)\t\(place?.isoCountryCode ?? "")\t\(place?.timeZone ?? "")\t\(place?.locality ?? "")\n"
+}
+try? out.write(toFile: arguments[3], atomically: true, encoding: .utf8)
+
+print(String(format: "swift load_ms_min %.1f load_ms_median %.1f load_ms_max %.1f rss_growth_mib %.1f",
+             loadTimes[0] * 1000, loadTimes[loadTimes.count / 2] * 1000, loadTimes[loadTimes.count - 1] * 1000,
+             Double(rssAfter - rssBefore) / 1024))
+print(String(format: "swift single_p50_us %.2f single_p99_us %.2f single_mean_us %.2f", p50, p99, mean))
+print(String(format: "swift land_p50_us %.2f land_p99_us %.2f land_points %d", landP50, landP99, land.count))
+if !forwardLatencies.isEmpty {
+    print(String(format: "swift forward_index_build_ms %.0f forward_p50_us %.1f forward_p99_us %.1f found %d/%d",
+                 indexSeconds * 1000, forwardLatencies[forwardLatencies.count / 2] * 1e6,
+                 forwardLatencies[forwardLatencies.count * 99 / 100] * 1e6, found, names.count))
+}
+print(String(format: "swift batch_per_query_us %.3f batch_queries_per_s %.0f (checksum %d)",
+             batchMedian / Double(points.count) * 1e6, Double(points.count) / batchMedian, checksum))

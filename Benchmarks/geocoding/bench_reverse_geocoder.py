@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""reverse_geocoder (PyPI; a k-d tree over GeoNames cities) on the same points as GeocodingBench.
+Usage: bench_reverse_geocoder.py POINTS.bin OUT.tsv [REPETITIONS]
+Single queries call RGeocoder.query([point]) (the library's own per-call path, no multiprocessing);
+the batch passes all points to one RGeocoder.query call (mode 1: one process)."""
+import resource
+import struct
+import sys
+import time
+
+import reverse_geocoder as rg
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return -1
+
+
+def main():
+    points_path, out_path = sys.argv[1], sys.argv[2]
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    data = open(points_path, "rb").read()
+    points = list(struct.iter_unpack("<dd", data))
+
+    before = rss_kib()
+    start = time.perf_counter()
+    geo = rg.RGeocoder(mode=1, verbose=False)
+    load = time.perf_counter() - start
+    after = rss_kib()
+
+    latencies = []
+    answers = []
+    for p in points:
+        t = time.perf_counter()
+        result = geo.query([p])[0]
+        latencies.append(time.perf_counter() - t)
+        answers.append(result)
+    mean = sum(latencies) / len(latencies) * 1e6
+    latencies.sort()
+    p50 = latencies[len(latencies) // 2] * 1e6
+    p99 = latencies[len(latencies) * 99 // 100] * 1e6
+
+    batch = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        geo.query(points)
+        batch.append(time.perf_counter() - t)
+    batch.sort()
+    median = batch[len(batch) // 2]
+
+    with open(out_path, "w") as f:
+        f.write("lat\tlon\tcountry\tname\n")
+        for (lat, lon), r in zip(points, answers):
+            f.write(f"{lat}\t{lon}\t{r['cc']}\t{r['name']}\n")
+    print(f"reverse_geocoder load_ms {load * 1000:.1f} rss_growth_mib {(after - before) / 1024:.1f}")
+    print(f"reverse_geocoder single_p50_us {p50:.2f} single_p99_us {p99:.2f} single_mean_us {mean:.2f}")
+    print(f"reverse_geocoder batch_per_query_us {median / len(points) * 1e6:.3f} "
+          f"batch_queries_per_s {len(points) / median:.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+import Foundation
+
+extension Gazetteer {
+    /// Metres per degree of latitude on a sphere of the WGS84 mean radius (6 371 008.8 m).
+    static let metresPerDegree = 111_195.08
+
+    /// The radius (m) of the area a populated place is taken to cover: 500 m + 8 m·√population
+    /// (1 000 people → 750 m, 100 000 → 3 km, 3.4 million (Berlin) → 15 km, against 17 km for a circle of
+    /// Berlin's 891 km²). A rule of thumb fitted to city areas, not a measured boundary; it ranks places
+    /// and sizes the placemark's `region`.
+    static func coverageRadius(population: UInt32) -> Double {
+        500 + 8 * Double(population).squareRoot()
+    }
+
+    /// How far (m) from a place a point outside every polygon may be and still take the place's country.
+    static let coastalReach = 3_000.0
+
+    /// How far (m) the nearest place may be for its administrative areas to be reported without a locality.
+    static let adminAreaReach = 200_000.0
+
+    /// Reverse-geocodes a coordinate (degrees, WGS84).
+    ///
+    /// - Country: the Natural Earth polygon containing the point. A point in no polygon but within 3 km of
+    ///   a GeoNames place takes that place's country (coastlines at 1:10m are ~100 m off, harbours and
+    ///   beaches fall outside); otherwise it is at sea and the answer is nil.
+    /// - Candidates: places of that country within the 5×5 cell window (0.25° cells, so at least ±0.5°).
+    /// - Locality: the most populous candidate whose coverage circle contains the point (so a point in
+    ///   Berlin-Mitte is in Berlin); if none does, the candidate with the smallest distance ÷ coverage
+    ///   radius, accepted within max(3 radii, 15 km). Its admin names, time zone and its coverage circle
+    ///   (the `region`) complete the answer.
+    /// - Sub-locality: the candidate with the smallest distance ÷ radius, when that is a smaller place
+    ///   inside the locality's circle (GeoNames lists city districts as places: "Mitte" in Berlin).
+    /// - Without an accepted locality, the nearest place of the same country (searched up to 10° away)
+    ///   gives the time zone, and the administrative areas if it is within 200 km (`adminAreaReach`;
+    ///   farther, its division is a guess: Svalbard is Norway's in Natural Earth but has no Norwegian
+    ///   places, and the nearest one is on the mainland); locality stays nil.
+    ///
+    /// Distances use the equirectangular approximation at the query's latitude (within a few tenths of a
+    /// percent of the geodesic over tens of kilometres, worse far away and near the poles): they rank
+    /// candidates and are never reported.
+    /// Throws `.invalidInput` for NaN, infinite or out-of-range coordinates.
+    public func reverse(latitude: Double, longitude: Double, language: String? = nil) throws(GeocodingError)
+        -> GeocodedPlace?
+    {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            throw GeocodingError(.invalidInput, "the coordinate is not a valid latitude/longitude")
+        }
+        let lat = Int32((latitude * 1e6).rounded())
+        let lon = Int32((longitude * 1e6).rounded())
+        let cosLat = cos(latitude * .pi / 180)
+        var countryIndex = polygons.country(latitude: lat, longitude: lon)
+        var countryCode = countryIndex.map { Int32(countries[$0].iso2) }
+        if countryIndex == nil {
+            guard let coastal = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, within: Self.coastalReach)
+            else { return nil }
+            countryCode = places.country[coastal.index]
+            countryIndex = countryByCode[Int(places.country[coastal.index])]
+        }
+        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
+        let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
+        result.isoCountryCode = code.map { strings[Int($0)] }
+        result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
+
+        let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
+        let searchable = code.map { codesWithPlaces.contains($0) } ?? false
+        if let locality {
+            result.administrativeArea = strings.optional(Int(places.admin1[locality]))
+            result.subAdministrativeArea = strings.optional(Int(places.admin2[locality]))
+            result.timeZone = strings.optional(Int(places.timeZone[locality]))
+        } else if searchable,
+                  let anchor = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40) {
+            result.timeZone = strings.optional(Int(places.timeZone[anchor.index]))
+            if anchor.distance <= Self.adminAreaReach {
+                result.administrativeArea = strings.optional(Int(places.admin1[anchor.index]))
+                result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor.index]))
+            }
+        }
+        if let locality {
+            result.locality = placeName(locality, language: language)
+            result.regionLatitude = Double(places.latitude[locality]) / 1e6
+            result.regionLongitude = Double(places.longitude[locality]) / 1e6
+            result.regionRadius = Self.coverageRadius(population: places.population[locality])
+        }
+        if let district { result.subLocality = placeName(district, language: language) }
+        result.name = result.locality ?? result.administrativeArea ?? result.country
+        return result
+    }
+
+    func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
+        let dy = Double(places.latitude[index] - lat)
+        var dxDegrees = Double(places.longitude[index] - lon)
+        if dxDegrees > 180e6 { dxDegrees -= 360e6 } else if dxDegrees < -180e6 { dxDegrees += 360e6 }
+        let dx = dxDegrees * cosLat
+        return (dx * dx + dy * dy).squareRoot() * Self.metresPerDegree / 1e6
+    }
+
+    /// The locality and, when different, the district (see `reverse`).
+    private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (Int?, Int?) {
+        var nearest: Int?
+        var nearestScore = Double.infinity
+        var covering: Int?
+        placeGrid.forEachPlace(nearLatitude: lat, longitude: lon, radius: 2) { index in
+            if let country, places.country[index] != country { return }
+            let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+            let radius = Self.coverageRadius(population: places.population[index])
+            if d <= radius, places.population[index] > covering.map({ places.population[$0] }) ?? 0 {
+                covering = index
+            }
+            guard d <= max(3 * radius, 15_000) else { return }
+            let score = d / radius
+            if score < nearestScore {
+                nearestScore = score
+                nearest = index
+            }
+        }
+        guard let covering else { return (nearest, nil) }
+        let district = nearest.flatMap { $0 != covering && places.name[$0] != places.name[covering] ? $0 : nil }
+        return (covering, district)
+    }
+
+    /// The nearest place (optionally of one country) within `maxRadius` rows of 0.25° cells, by the
+    /// equirectangular distance at the query's latitude. Windows grow by one row of cells a step and
+    /// by 1/cos φ columns, so they stay about square on the ground even near the poles; the search stops
+    /// once nothing outside the window can be nearer (it is at least `rows` × 0.25° away).
+    func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, maxRadius: Int)
+        -> (index: Int, distance: Double)?
+    {
+        var best: (index: Int, distance: Double)?
+        var inner: (rows: Int, columns: Int)?
+        let stretch = 1 / max(cosLat, 1e-3)
+        for rows in 0...maxRadius {
+            let columns = min(PlaceGrid.columns / 2, Int((Double(rows) * stretch).rounded(.up)))
+            let window = (rows: rows, columns: columns)
+            placeGrid.forEachPlace(latitude: lat, longitude: lon, window: window, excluding: inner) { index in
+                if let country, places.country[index] != country { return }
+                let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+                if d < best?.distance ?? .infinity { best = (index, d) }
+            }
+            inner = window
+            if let best, best.distance <= Double(rows) * 0.25 * Self.metresPerDegree { return best }
+        }
+        return best
+    }
+
+    /// The nearest place within `metres` (any country), visiting only the cells that circle can reach:
+    /// usually one. Most reverse queries are at sea and end here.
+    func nearestPlace(lat: Int32, lon: Int32, cosLat: Double, within metres: Double)
+        -> (index: Int, distance: Double)?
+    {
+        let dLat = Int32(metres / Self.metresPerDegree * 1e6) + 1
+        let dLon = Int32(min(180e6, metres / Self.metresPerDegree / max(cosLat, 1e-3) * 1e6)) + 1
+        var best: (index: Int, distance: Double)?
+        placeGrid.forEachPlace(latitudes: lat - dLat...lat + dLat, longitudes: lon - dLon...lon + dLon) { index in
+            let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
+            if d <= metres, d < best?.distance ?? .infinity { best = (index, d) }
+        }
+        return best
+    }
+}
