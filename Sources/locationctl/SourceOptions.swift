@@ -15,6 +15,15 @@ struct SourceOptions: ParsableArguments {
     )
     var simulate: String?
 
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "A real source, repeatable: gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, tcp://host:port or stdin. Default: sources.conf, else gpsd on localhost.",
+            valueName: "url"
+        )
+    )
+    var sources: [String] = []
+
     @Option(help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x"))
     var speed: ReplaySpeed = ReplaySpeed(value: 1)
 
@@ -22,6 +31,16 @@ struct SourceOptions: ParsableArguments {
     var noise: UInt64?
 
     func validate() throws {
+        for text in sources {
+            do {
+                _ = try SourceSpec.parse(text)
+            } catch {
+                throw ValidationError("--source \(error)")
+            }
+        }
+        if simulate != nil && !sources.isEmpty {
+            throw ValidationError("--simulate and --source exclude each other.")
+        }
         if let simulate {
             do {
                 _ = try SimulationScenario.parse(simulate)
@@ -43,6 +62,9 @@ struct SourceOptions: ParsableArguments {
                     scenario: scenario, speed: speed.value, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
                 )
             )
+        } else if !self.sources.isEmpty {
+            let specs = try self.sources.map(SourceSpec.parse)
+            sources = SourceSelection(specs: specs, origin: .commandLine).makeSources(scheduler: scheduler, logger: logger)
         } else {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
