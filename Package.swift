@@ -110,6 +110,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Real gpsd end to end (gpsd -N on a loopback port reading a loopback NMEA feed); skipped
+        // when /usr/sbin/gpsd is absent.
+        .testTarget(
+            name: "GPSDIntegrationTests",
+            dependencies: [
+                "CoreLocation",
+                "LocationEngine",
+                "LocationSources",
+                "LocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LocationctlTests",
             dependencies: ["locationctl", "CoreLocationProbe"],

@@ -6,8 +6,10 @@ import Synchronization
 /// Fixes from a gpsd daemon over its JSON protocol.
 ///
 /// On `start` it connects, sends `?WATCH={"enable":true,"json":true}` and turns each TPV with a
-/// 2D/3D fix into a `Fix` (see `GPSDTPV.fix(receivedAt:)`); TPVs repeating the time of the last
-/// delivered one (gpsd may report one epoch more than once) are dropped. A TPV without a fix, and
+/// 2D/3D fix into a `Fix` (see `GPSDTPV.fix(receivedAt:)`). gpsd may report one epoch more than
+/// once (it does while it learns a receiver's cycle: first from RMC alone, then with GGA's altitude
+/// and GSA's DOPs): a TPV with the time of the last delivered one is dropped unless it is better
+/// (3D where that was 2D, or a horizontal or vertical error estimate where that had none). A TPV without a fix, and
 /// losing gpsd, give `.unavailable` (once per outage), which the engine turns into
 /// `kCLErrorLocationUnknown`. A lost or refused connection is retried on the scheduler following
 /// `backoff` (0.125 s doubling to 1 s), forever, until `stop()`.
@@ -31,10 +33,15 @@ public final class GPSDLocationSource: LocationSource {
         var generation = 0
         var handler: (@Sendable (SourceEvent) -> Void)?
         var channel: (any GPSDChannel)?
+        /// The number of the latest connection attempt, whether it has closed, and whether its
+        /// WATCH waits for the channel to be stored.
+        var attempt = 0
+        var attemptClosed = false
+        var watchPending = false
         var retry: (any ScheduledWork)?
         var failures = 0
         var decoder: GPSDDecoder
-        var lastDeliveredTime: Date?
+        var lastDelivered: (time: Date, quality: FixQuality)?
         var isAvailable: Bool?
         var status: GPSDSourceStatus
     }
@@ -81,7 +88,7 @@ public final class GPSDLocationSource: LocationSource {
             state.handler = handler
             state.failures = 0
             state.isAvailable = nil
-            state.lastDeliveredTime = nil
+            state.lastDelivered = nil
             state.channel = nil
             return old
         }
@@ -109,38 +116,57 @@ public final class GPSDLocationSource: LocationSource {
 
     // MARK: Connection
 
+    /// Opens a connection. The transport may report on its own thread before `open` even returns
+    /// (a refused loopback connect is that fast), so each attempt has a number, events of other
+    /// attempts are ignored, and the WATCH request waits for whichever comes last: the channel
+    /// being stored or `connected`.
     private func connect() {
-        let generation = state.withLock { $0.generation }
-        let channel = transport.open(endpoint) { [weak self] event in
-            self?.transportEvent(event, generation: generation)
+        let (generation, attempt) = state.withLock { state -> (Int, Int) in
+            state.attempt += 1
+            state.attemptClosed = false
+            state.watchPending = false
+            return (state.generation, state.attempt)
         }
-        let stale = state.withLock { state -> Bool in
-            guard state.generation == generation, state.handler != nil else { return true }
+        let channel = transport.open(endpoint) { [weak self] event in
+            self?.transportEvent(event, generation: generation, attempt: attempt)
+        }
+        let (stale, sendWatch) = state.withLock { state -> (Bool, Bool) in
+            guard state.generation == generation, state.handler != nil, state.attempt == attempt else { return (true, false) }
+            if state.attemptClosed { return (false, false) }
             state.channel = channel
-            return false
+            defer { state.watchPending = false }
+            return (false, state.watchPending)
         }
         if stale { channel.close() }
+        if sendWatch { channel.send(Self.watchRequest) }
     }
 
-    private func transportEvent(_ event: GPSDTransportEvent, generation: Int) {
+    static let watchRequest = #"?WATCH={"enable":true,"json":true}"#
+
+    private func transportEvent(_ event: GPSDTransportEvent, generation: Int, attempt: Int) {
         delivery.lock()
         defer { delivery.unlock() }
         var events: [SourceEvent] = []
-        var request: String?
+        var watchChannel: (any GPSDChannel)?
         let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-            guard state.generation == generation, let handler = state.handler else { return nil }
+            guard state.generation == generation, state.attempt == attempt, let handler = state.handler else { return nil }
             switch event {
             case .connected:
                 state.failures = 0
                 state.status.isConnected = true
                 state.status.lastError = nil
-                request = #"?WATCH={"enable":true,"json":true}"#
+                if let channel = state.channel {
+                    watchChannel = channel
+                } else {
+                    state.watchPending = true
+                }
             case let .bytes(bytes):
                 for message in state.decoder.feed(bytes) {
                     events += handle(message, state: &state)
                 }
             case let .closed(reason):
                 state.channel = nil
+                state.attemptClosed = true
                 state.status.isConnected = false
                 state.status.lastError = reason
                 state.failures += 1
@@ -156,10 +182,7 @@ public final class GPSDLocationSource: LocationSource {
             }
             return handler
         }
-        if let request {
-            let channel = state.withLock { $0.generation == generation ? $0.channel : nil }
-            channel?.send(request)
-        }
+        watchChannel?.send(Self.watchRequest)
         guard let handler else { return }
         for event in events {
             guard state.withLock({ $0.generation == generation }) else { return }
@@ -169,7 +192,7 @@ public final class GPSDLocationSource: LocationSource {
 
     private func retry(generation: Int) {
         let due = state.withLock { state -> Bool in
-            guard state.generation == generation, state.handler != nil, state.channel == nil else { return false }
+            guard state.generation == generation, state.handler != nil, state.attemptClosed else { return false }
             state.retry = nil
             return true
         }
@@ -187,8 +210,11 @@ public final class GPSDLocationSource: LocationSource {
                 return [.unavailable(reason: "gpsd reports no fix (mode \(tpv.mode ?? 0))")]
             }
             state.status.lastFix = fix
-            if tpv.time != nil, fix.timestamp == state.lastDeliveredTime { return [] }
-            state.lastDeliveredTime = fix.timestamp
+            let quality = FixQuality(tpv)
+            if tpv.time != nil, let last = state.lastDelivered, fix.timestamp == last.time, !quality.improves(on: last.quality) {
+                return []
+            }
+            state.lastDelivered = (fix.timestamp, quality)
             state.isAvailable = true
             logger.debug("gpsd fix", metadata: ["lat": "\(fix.latitude)", "lon": "\(fix.longitude)"])
             return [.fix(fix)]
@@ -198,5 +224,24 @@ public final class GPSDLocationSource: LocationSource {
         default:
             return []
         }
+    }
+}
+
+/// How complete a TPV is, to tell a refinement of an epoch from a repeat of it.
+struct FixQuality: Sendable {
+    var dimensions: Int
+    var hasErrorEstimate: Bool
+    var hasVerticalEstimate: Bool
+
+    init(_ tpv: GPSDTPV) {
+        dimensions = tpv.mode ?? 0
+        hasErrorEstimate = tpv.eph != nil || (tpv.epx != nil && tpv.epy != nil)
+        hasVerticalEstimate = tpv.epv != nil
+    }
+
+    /// More dimensions, or an error estimate where `other` had none.
+    func improves(on other: FixQuality) -> Bool {
+        dimensions > other.dimensions || (hasErrorEstimate && !other.hasErrorEstimate)
+            || (hasVerticalEstimate && !other.hasVerticalEstimate)
     }
 }

@@ -100,6 +100,26 @@ import Testing
         source.stop()
     }
 
+    /// Regression: a refused connect reported before `open` returned left the source waiting on a
+    /// dead channel forever; a `connected` that early lost the WATCH request.
+    @Test func eventsBeforeOpenReturnsAreHandled() throws {
+        let scheduler = ManualScheduler()
+        let transport = ScriptedGPSDTransport(clock: { scheduler.now }) { index in
+            index < 2 ? [.closed(reason: "Connection refused")] : [.connected]
+        }
+        let source = GPSDLocationSource(transport: transport, scheduler: scheduler)
+        source.start(recorder.handler)
+        scheduler.advance(by: 0.125)
+        scheduler.advance(by: 0.25)
+        #expect(transport.openTimes == [0, 0.125, 0.375])
+        let channel = try #require(transport.channels.last)
+        #expect(channel.sent == [GPSDLocationSource.watchRequest])
+        channel.deliver(.bytes(try recordedGPSDOutput()))
+        #expect(recorder.fixes.count == 10)
+        source.stop()
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func backoffSequence() {
         let backoff = GPSDBackoff()
         #expect((1...7).map(backoff.delay(afterFailures:)) == [0.125, 0.25, 0.5, 1, 1, 1, 1])

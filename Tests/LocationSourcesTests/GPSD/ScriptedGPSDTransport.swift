@@ -20,13 +20,19 @@ final class ScriptedGPSDTransport: GPSDTransport {
 
     private let opened = Mutex<[(time: Double, channel: Channel)]>([])
     private let clock: @Sendable () -> Double
+    /// Events delivered from inside `open`, before it returns (a real socket thread can be that fast).
+    let eventsDuringOpen: @Sendable (Int) -> [GPSDTransportEvent]
 
-    init(clock: @escaping @Sendable () -> Double) { self.clock = clock }
+    init(clock: @escaping @Sendable () -> Double, eventsDuringOpen: @escaping @Sendable (Int) -> [GPSDTransportEvent] = { _ in [] }) {
+        self.clock = clock
+        self.eventsDuringOpen = eventsDuringOpen
+    }
 
     func open(_ endpoint: GPSDEndpoint, handler: @escaping @Sendable (GPSDTransportEvent) -> Void) -> any GPSDChannel {
         let channel = Channel(handler: handler)
         let now = clock()
-        opened.withLock { $0.append((now, channel)) }
+        let index = opened.withLock { $0.append((now, channel)); return $0.count - 1 }
+        for event in eventsDuringOpen(index) { channel.deliver(event) }
         return channel
     }
 
