@@ -80,6 +80,12 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
+        // libFuzzer target for the gpsd JSON decoder (-DFUZZING); a plain build makes a replayer.
+        .executableTarget(
+            name: "GPSDJSONFuzz",
+            dependencies: ["LocationSources"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(

@@ -48,7 +48,7 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
         }
         if let rest = text.strip(prefix: "nmea:") {
             let path = rest.strip(prefix: "//") ?? rest
-            guard path.hasPrefix("/") || path.hasPrefix(".") || !path.isEmpty else {
+            guard !path.isEmpty else {
                 throw SourceConfigurationError(.invalidURL, "\(text): a file path is required")
             }
             return .nmea(.file(path: path))
