@@ -46,6 +46,12 @@ public struct GPSDDecoder: Sendable {
         return messages
     }
 
+    /// Forgets an unfinished line (the connection it came from is gone); the counters stay.
+    public mutating func discardPartialLine() {
+        pending.removeAll(keepingCapacity: true)
+        discardingOverlong = false
+    }
+
     /// Bytes received after the last newline (an unfinished line).
     public var leftover: Int { pending.count }
 

@@ -152,6 +152,7 @@ public final class GPSDLocationSource: LocationSource {
             guard state.generation == generation, state.attempt == attempt, let handler = state.handler else { return nil }
             switch event {
             case .connected:
+                state.decoder.discardPartialLine()
                 state.failures = 0
                 state.status.isConnected = true
                 state.status.lastError = nil

@@ -75,12 +75,18 @@ import Testing
         channel.deliver(.connected)
         channel.deliver(.bytes(try recordedGPSDOutput()))
         #expect(recorder.fixes.count == 10)
+        // A line cut off by the loss is not glued to the first line of the next connection.
+        channel.deliver(.bytes(Array(#"{"class":"TPV","mode":3,"la"#.utf8)))
         // A later loss starts the backoff from the beginning.
         let attempts = transport.openTimes.count
         channel.deliver(.closed(reason: "gpsd closed the connection"))
         #expect(recorder.unavailableCount == 2)
         scheduler.advance(by: 0.125)
         #expect(transport.openTimes.count == attempts + 1)
+        let next = try #require(transport.channels.last)
+        next.deliver(.connected)
+        next.deliver(.bytes(Array((#"{"class":"VERSION","release":"3.22"}"# + "\n").utf8)))
+        #expect(source.status.invalidLines == 0)
         source.stop()
         #expect(scheduler.pendingCount == 0)
     }
