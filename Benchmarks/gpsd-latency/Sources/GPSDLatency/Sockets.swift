@@ -52,13 +52,13 @@ final class Feed: Sendable {
     init?() {
         guard let (fd, port) = listenLoopback() else { return nil }
         self.port = port
-        Thread { [clients] in
+        Thread { [self] in
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 { break }
                 var one: Int32 = 1
                 _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                clients.withLock { $0.append(client) }
+                self.clients.withLock { $0.append(client) }
             }
         }.start()
     }
@@ -82,7 +82,7 @@ final class RawWatcher: Sendable {
         guard let fd = connectLoopback(port) else { return nil }
         let request = Array("?WATCH={\"enable\":true,\"json\":true}\n".utf8)
         _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
-        Thread { [arrivals] in
+        Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             var pending: [UInt8] = []
             while true {
@@ -95,7 +95,7 @@ final class RawWatcher: Sendable {
                     pending.removeSubrange(...newline)
                     guard line.hasPrefix("{\"class\":\"TPV\""), let range = line.range(of: "\"time\":\"") else { continue }
                     let time = String(line[range.upperBound...].prefix(24))
-                    arrivals.withLock { if $0[time] == nil { $0[time] = now } }
+                    self.arrivals.withLock { if $0[time] == nil { $0[time] = now } }
                 }
             }
         }.start()

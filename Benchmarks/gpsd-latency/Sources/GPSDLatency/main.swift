@@ -107,8 +107,12 @@ manager.delegate = delegate
 manager.desiredAccuracy = kCLLocationAccuracyBest
 manager.requestWhenInUseAuthorization()
 
-let writes = Mutex<[Double]>([])
-Thread {
+final class Writes: Sendable {
+    let times = Mutex<[Double]>([])
+    let finished = Atomic(false)
+}
+let writes = Writes()
+Thread { [feed, delegate, writes, epochCount, interval] in
     // Wait for authorization and our connection, then feed.
     for _ in 0..<500 where !delegate.authorized.withLock({ $0 }) { usleep(10_000) }
     usleep(300_000)
@@ -116,11 +120,11 @@ Thread {
         let (text, _, _) = epoch(k)
         let now = monotonic()
         feed.send(text)
-        writes.withLock { $0.append(now) }
+        writes.times.withLock { $0.append(now) }
         usleep(UInt32(interval * 1_000_000))
     }
     usleep(500_000)
-    DispatchQueue.main.async { report() }
+    writes.finished.store(true, ordering: .releasing)
 }.start()
 
 func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -131,7 +135,7 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 }
 
 func report() {
-    let written = writes.withLock { $0 }
+    let written = writes.times.withLock { $0 }
     var gpsdLatency: [Double] = []
     var ourLatency: [Double] = []
     var extra: [Double] = []
@@ -159,4 +163,8 @@ func report() {
     exit(missing > (written.count - warmUp) / 10 ? 1 : 0)
 }
 
-dispatchMain()
+// Delegate calls come on the main thread's run loop, which turns here until the feed is done.
+while !writes.finished.load(ordering: .acquiring) {
+    _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.05))
+}
+report()
