@@ -63,8 +63,10 @@ struct SourceOptions: ParsableArguments {
                 )
             )
         } else if !self.sources.isEmpty {
-            let specs = try self.sources.map(SourceSpec.parse)
-            sources = SourceSelection(specs: specs, origin: .commandLine).makeSources(scheduler: scheduler, logger: logger)
+            // A source named on the command line that cannot be made is an error, not a silent skip.
+            sources = try self.sources.map {
+                try SourceFactory.makeSource(try SourceSpec.parse($0), scheduler: scheduler, logger: logger)
+            }
         } else {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger

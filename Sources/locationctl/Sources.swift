@@ -59,7 +59,7 @@ extension LocationCtl {
             switch format {
             case .json:
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
                 let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports))
                 print(String(decoding: data, as: UTF8.self))
