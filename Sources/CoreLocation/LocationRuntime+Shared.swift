@@ -53,7 +53,8 @@ extension LocationRuntime {
     ) -> [any LocationSource] {
         guard let scenarioText = environment["CORELOCATION_SIMULATE"], !scenarioText.isEmpty else {
             do {
-                return try SourceSelection.resolve(environment: environment).makeSources(scheduler: scheduler, logger: logger)
+                let selection = try SourceSelection.resolve(environment: environment)
+                return selection.makeSources(scheduler: scheduler, logger: logger)
             } catch {
                 logger.error("The location sources configuration is not usable", metadata: ["error": "\(error)"])
                 return []

@@ -18,7 +18,10 @@ struct SourceOptions: ParsableArguments {
     @Option(
         name: .customLong("source"),
         help: ArgumentHelp(
-            "A real source, repeatable: gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, tcp://host:port or stdin. Default: sources.conf, else gpsd on localhost.",
+            """
+            A real source, repeatable: gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, \
+            tcp://host:port or stdin. Default: sources.conf, else gpsd on localhost.
+            """,
             valueName: "url"
         )
     )

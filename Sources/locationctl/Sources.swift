@@ -52,7 +52,7 @@ extension LocationCtl {
             let origin: String
             switch selection.origin {
             case .commandLine: origin = "--source"
-            case let .file(path): origin = path
+            case .file(let path): origin = path
             case .probedLocalGPSD: origin = "none configured; gpsd answered on 127.0.0.1:2947"
             case .none: origin = "none"
             }
@@ -66,7 +66,8 @@ extension LocationCtl {
             default:
                 print("Configured by: \(origin)")
                 if reports.isEmpty {
-                    print("""
+                    print(
+                        """
                         No real source. Name one with --source or in a sources.conf (one URL per line: \
                         gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, tcp://host:port, stdin), \
                         or use --simulate with locate/track.
@@ -107,16 +108,17 @@ struct SourceReport: Encodable {
 
     static func inspect(_ spec: SourceSpec, wait: Double) async -> SourceReport {
         switch spec {
-        case let .gpsd(endpoint):
+        case .gpsd(let endpoint):
             return await inspectGPSD(endpoint, url: spec.description, wait: wait)
-        case let .nmea(.file(path)), let .nmea(.serial(path, _)):
+        case .nmea(.file(let path)), .nmea(.serial(let path, _)):
             let readable = FileManager.default.isReadableFile(atPath: path)
-            let note = readable
+            let note =
+                readable
                 ? nil
                 : (FileManager.default.fileExists(atPath: path)
                     ? "\(path) is not readable (serial devices need the dialout group)" : "\(path) does not exist")
             return SourceReport(url: spec.description, kind: "nmea", reachable: readable, note: note)
-        case let .nmea(.tcp(host, port)):
+        case .nmea(.tcp(let host, let port)):
             let reachable = SourceSelection.probeGPSD(GPSDEndpoint(host: host, port: port), timeout: 1)
             return SourceReport(url: spec.description, kind: "nmea", reachable: reachable)
         case .nmea(.stdin):
@@ -164,7 +166,9 @@ struct SourceReport: Encodable {
         func yesNo(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         var lines = ["\(url) (\(kind))", "  reachable: \(yesNo(reachable))"]
         if kind == "gpsd" {
-            lines.append("  powered: \(yesNo(powered))" + (devices.map { $0.isEmpty ? "" : " (\($0.joined(separator: ", ")))" } ?? ""))
+            lines.append(
+                "  powered: \(yesNo(powered))"
+                    + (devices.map { $0.isEmpty ? "" : " (\($0.joined(separator: ", ")))" } ?? ""))
             if let version { lines.append("  gpsd: \(version)") }
             let inView = satellitesInView.map(String.init) ?? "?"
             let used = satellitesUsed.map(String.init) ?? "?"
@@ -177,7 +181,8 @@ struct SourceReport: Encodable {
                         + ISO8601DateFormatter().string(from: lastFix.timestamp)
                 )
             } else {
-                lines.append("  last fix: none" + (mode.map { $0 < 2 ? " (gpsd reports no fix, mode \($0))" : "" } ?? ""))
+                lines.append(
+                    "  last fix: none" + (mode.map { $0 < 2 ? " (gpsd reports no fix, mode \($0))" : "" } ?? ""))
             }
         }
         if let note { lines.append("  note: \(note)") }

@@ -4,6 +4,7 @@ import LocationSources
 import LocationStorage
 import Logging
 import Synchronization
+
 @testable import CoreLocation
 
 /// A real gpsd reading a loopback NMEA feed, and a `LocationRuntime` whose only source is a

@@ -2,12 +2,15 @@ import Foundation
 import LocationSources
 import Synchronization
 import Testing
+
 @testable import CoreLocation
 
 /// gpsd itself, end to end: NMEA in over TCP → gpsd → our JSON client → engine → CLLocationManager
 /// and CLLocationUpdate. Expected values come from the NMEA sentences (`Walk.expected`), not from
 /// our code. Skipped only when the gpsd binary is absent (CI installs Debian's gpsd).
-@Suite(.serialized, .enabled(if: gpsdPath != nil, "gpsd is not installed (apt-get install gpsd); skipping real-gpsd tests"))
+@Suite(
+    .serialized, .enabled(if: gpsdPath != nil, "gpsd is not installed (apt-get install gpsd); skipping real-gpsd tests")
+)
 struct GPSDIntegrationTests {
     static let epochInterval = 0.1
 
@@ -19,7 +22,9 @@ struct GPSDIntegrationTests {
         #expect(abs(location.speed - expected.speed) < 1e-3, "\(label)")
         #expect(abs(location.course - expected.course) < 1e-3, "\(label)")
         // gpsd 3.22's error model: eph = HDOP × 19 m, epv = VDOP × 23 m (95 %), then our 68 % scaling.
-        #expect(abs(location.horizontalAccuracy - expected.hdop * 19 * GPSDTPV.horizontalConfidenceScale) < 1e-3, "\(label)")
+        #expect(
+            abs(location.horizontalAccuracy - expected.hdop * 19 * GPSDTPV.horizontalConfidenceScale) < 1e-3, "\(label)"
+        )
         #expect(abs(location.verticalAccuracy - expected.vdop * 23 * GPSDTPV.linearConfidenceScale) < 1e-3, "\(label)")
         #expect(location.timestamp == expected.timestamp, "\(label)")
         #expect(location.sourceInformation?.isProducedByAccessory == true, "\(label)")
@@ -115,7 +120,9 @@ struct GPSDIntegrationTests {
         harness.stopGPSD()
         #expect(harness.pump(until: { !harness.source.status.isConnected }, timeout: 2), "the source notices")
         let countWhileAway = delegate.locations.count
-        #expect(harness.pump(until: { delegate.errors.contains(.locationUnknown) }, timeout: 5), "kCLErrorLocationUnknown while away")
+        #expect(
+            harness.pump(until: { delegate.errors.contains(.locationUnknown) }, timeout: 5),
+            "kCLErrorLocationUnknown while away")
         #expect(delegate.locations.count == countWhileAway, "nothing arrives while gpsd is away")
         let lastBefore = delegate.locations.last?.timestamp ?? .distantPast
 
@@ -137,7 +144,12 @@ struct GPSDIntegrationTests {
 /// Locations collected from an async sequence on another task.
 final class LocationList: Sendable {
     private let list = Mutex<[CLLocation]>([])
-    func append(_ location: CLLocation) -> Int { list.withLock { $0.append(location); return $0.count } }
+    func append(_ location: CLLocation) -> Int {
+        list.withLock {
+            $0.append(location)
+            return $0.count
+        }
+    }
     var count: Int { list.withLock { $0.count } }
     var all: [CLLocation] { list.withLock { $0 } }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where Debian installs gpsd; the integration tests run only where it exists.
@@ -26,7 +26,9 @@ final class GPSDProcess {
         process.executableURL = URL(fileURLWithPath: gpsdPath)
         process.arguments = ["-N", "-n", "-b", "-S", String(port), "tcp://127.0.0.1:\(feedPort)"]
         process.standardOutput = FileHandle.nullDevice
-        logPath = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-test-\(port)-\(UUID().uuidString).log").path
+        logPath =
+            FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-test-\(port)-\(UUID().uuidString).log")
+            .path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.arguments = ["-N", "-n", "-b", "-D", "3", "-S", String(port), "tcp://127.0.0.1:\(feedPort)"]
@@ -37,7 +39,9 @@ final class GPSDProcess {
     func waitUntilListening(timeout: Double = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard process.isRunning else { throw Failure(description: "gpsd exited with status \(process.terminationStatus)") }
+            guard process.isRunning else {
+                throw Failure(description: "gpsd exited with status \(process.terminationStatus)")
+            }
             if canConnect(port: port) { return }
             usleep(10_000)
         }
@@ -74,7 +78,9 @@ func canConnect(port: UInt16) -> Bool {
     defer { Glibc.close(fd) }
     var address = LoopbackSocket.address(port: port)
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     } == 0
 }
 
@@ -97,7 +103,9 @@ enum LoopbackSocket {
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = address(port: port)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, Glibc.listen(fd, 8) == 0 else {
             Glibc.close(fd)

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The NMEA side of the test: a loopback TCP server that gpsd reads (`tcp://127.0.0.1:PORT`). Every

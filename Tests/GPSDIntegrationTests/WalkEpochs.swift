@@ -3,7 +3,8 @@ import Foundation
 /// walk.nmea (see Fixtures/make_fixture.py): 10 epochs of RMC, GGA, GSA, GSV×3, GST.
 enum Walk {
     static func fixtureEpochs() throws -> [[String]] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/walk.nmea")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/walk.nmea")
         let text = try String(contentsOf: url, encoding: .utf8)
         let sentences = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("$") }
         return stride(from: 0, to: sentences.count, by: 7).map { Array(sentences[$0..<min($0 + 7, sentences.count)]) }
@@ -30,15 +31,16 @@ enum Walk {
             }
         }
         guard let rmc = fields("RMC"), let gga = fields("GGA"), let gsa = fields("GSA"),
-              let latMinutes = Double(rmc[3].dropFirst(2)), let latDegrees = Double(rmc[3].prefix(2)),
-              let lonMinutes = Double(rmc[5].dropFirst(3)), let lonDegrees = Double(rmc[5].prefix(3)),
-              let knots = Double(rmc[7]), let course = Double(rmc[8]),
-              let msl = Double(gga[9]), let separation = Double(gga[11]),
-              let hdop = Double(gsa[16]), let vdop = Double(gsa[17])
+            let latMinutes = Double(rmc[3].dropFirst(2)), let latDegrees = Double(rmc[3].prefix(2)),
+            let lonMinutes = Double(rmc[5].dropFirst(3)), let lonDegrees = Double(rmc[5].prefix(3)),
+            let knots = Double(rmc[7]), let course = Double(rmc[8]),
+            let msl = Double(gga[9]), let separation = Double(gga[11]),
+            let hdop = Double(gsa[16]), let vdop = Double(gsa[17])
         else { return nil }
         var components = DateComponents()
         components.timeZone = TimeZone(identifier: "UTC")
-        let date = rmc[9], time = rmc[1]
+        let date = rmc[9]
+        let time = rmc[1]
         components.day = Int(date.prefix(2))
         components.month = Int(date.dropFirst(2).prefix(2))
         components.year = Int(date.suffix(2)).map { 2000 + $0 }

@@ -9,9 +9,9 @@ public enum SourceFactory {
         _ spec: SourceSpec, scheduler: any Scheduler, logger: Logger
     ) throws -> any LocationSource {
         switch spec {
-        case let .gpsd(endpoint):
+        case .gpsd(let endpoint):
             return GPSDLocationSource(endpoint: endpoint, scheduler: scheduler, logger: logger)
-        case let .nmea(input):
+        case .nmea(let input):
             return try makeNMEASource(input, scheduler: scheduler, logger: logger)
         }
     }

@@ -24,10 +24,10 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .gpsd(endpoint): endpoint.description
-        case let .nmea(.file(path)): "nmea:\(path)"
-        case let .nmea(.serial(path, baud)): "serial:\(path)" + (baud.map { "?baud=\($0)" } ?? "")
-        case let .nmea(.tcp(host, port)): "tcp://\(Self.bracketed(host)):\(port)"
+        case .gpsd(let endpoint): endpoint.description
+        case .nmea(.file(let path)): "nmea:\(path)"
+        case .nmea(.serial(let path, let baud)): "serial:\(path)" + (baud.map { "?baud=\($0)" } ?? "")
+        case .nmea(.tcp(let host, let port)): "tcp://\(Self.bracketed(host)):\(port)"
         case .nmea(.stdin): "stdin"
         }
     }
@@ -62,15 +62,19 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
                 for parameter in parameters.split(separator: "&") {
                     let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
                     guard pair.count == 2, pair[0] == "baud" else {
-                        throw SourceConfigurationError(.invalidURL, "\(text): unknown parameter '\(parameter)' (only baud=)")
+                        throw SourceConfigurationError(
+                            .invalidURL, "\(text): unknown parameter '\(parameter)' (only baud=)")
                     }
                     guard let value = Int(pair[1]), value > 0, value <= 4_000_000 else {
-                        throw SourceConfigurationError(.invalidBaudRate, "\(text): baud must be a positive whole number")
+                        throw SourceConfigurationError(
+                            .invalidBaudRate, "\(text): baud must be a positive whole number")
                     }
                     baud = value
                 }
             }
-            guard !path.isEmpty else { throw SourceConfigurationError(.invalidURL, "\(text): a device path is required") }
+            guard !path.isEmpty else {
+                throw SourceConfigurationError(.invalidURL, "\(text): a device path is required")
+            }
             return .nmea(.serial(path: path, baud: baud))
         }
         if let scheme = text.range(of: ":")?.lowerBound, text[..<scheme].allSatisfy({ $0.isLetter }) {
@@ -80,7 +84,8 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             )
         }
         throw SourceConfigurationError(
-            .invalidURL, "\(text): not a source URL (use gpsd://host:port, nmea:/file, serial:/dev/tty…, tcp://host:port or stdin)"
+            .invalidURL,
+            "\(text): not a source URL (use gpsd://host:port, nmea:/file, serial:/dev/tty…, tcp://host:port or stdin)"
         )
     }
 
@@ -95,7 +100,9 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw SourceConfigurationError(.invalidURL, "\(url): unexpected text after the host")
             }
         } else if let colon = rest.lastIndex(of: ":") {

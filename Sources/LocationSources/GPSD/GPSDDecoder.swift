@@ -64,7 +64,7 @@ public struct GPSDDecoder: Sendable {
         let data = Data(bytes)
         do {
             let message = try Self.decodeObject(data)
-            if case let .unknown(className) = message {
+            if case .unknown(let className) = message {
                 unknownClasses += 1
                 logger.debug("Skipping a gpsd object of unknown class", metadata: ["class": "\(className)"])
             }

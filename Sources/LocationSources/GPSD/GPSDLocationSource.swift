@@ -131,7 +131,9 @@ public final class GPSDLocationSource: LocationSource {
             self?.transportEvent(event, generation: generation, attempt: attempt)
         }
         let (stale, sendWatch) = state.withLock { state -> (Bool, Bool) in
-            guard state.generation == generation, state.handler != nil, state.attempt == attempt else { return (true, false) }
+            guard state.generation == generation, state.handler != nil, state.attempt == attempt else {
+                return (true, false)
+            }
             if state.attemptClosed { return (false, false) }
             state.channel = channel
             defer { state.watchPending = false }
@@ -149,7 +151,9 @@ public final class GPSDLocationSource: LocationSource {
         var events: [SourceEvent] = []
         var watchChannel: (any GPSDChannel)?
         let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-            guard state.generation == generation, state.attempt == attempt, let handler = state.handler else { return nil }
+            guard state.generation == generation, state.attempt == attempt, let handler = state.handler else {
+                return nil
+            }
             switch event {
             case .connected:
                 state.decoder.discardPartialLine()
@@ -161,11 +165,11 @@ public final class GPSDLocationSource: LocationSource {
                 } else {
                     state.watchPending = true
                 }
-            case let .bytes(bytes):
+            case .bytes(let bytes):
                 for message in state.decoder.feed(bytes) {
                     events += handle(message, state: &state)
                 }
-            case let .closed(reason):
+            case .closed(let reason):
                 state.channel = nil
                 state.attemptClosed = true
                 state.status.isConnected = false
@@ -204,7 +208,7 @@ public final class GPSDLocationSource: LocationSource {
     private func handle(_ message: GPSDMessage, state: inout State) -> [SourceEvent] {
         state.status.apply(message)
         switch message {
-        case let .tpv(tpv):
+        case .tpv(let tpv):
             guard let fix = tpv.fix(receivedAt: scheduler.wallNow) else {
                 guard tpv.mode != nil, state.isAvailable != false else { return [] }
                 state.isAvailable = false
@@ -212,14 +216,16 @@ public final class GPSDLocationSource: LocationSource {
             }
             state.status.lastFix = fix
             let quality = FixQuality(tpv)
-            if tpv.time != nil, let last = state.lastDelivered, fix.timestamp == last.time, !quality.improves(on: last.quality) {
+            if tpv.time != nil, let last = state.lastDelivered, fix.timestamp == last.time,
+                !quality.improves(on: last.quality)
+            {
                 return []
             }
             state.lastDelivered = (fix.timestamp, quality)
             state.isAvailable = true
             logger.debug("gpsd fix", metadata: ["lat": "\(fix.latitude)", "lon": "\(fix.longitude)"])
             return [.fix(fix)]
-        case let .error(report):
+        case .error(let report):
             logger.debug("gpsd reported an error", metadata: ["message": "\(report.message ?? "")"])
             return []
         default:

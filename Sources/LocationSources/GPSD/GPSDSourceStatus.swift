@@ -32,20 +32,20 @@ public struct GPSDSourceStatus: Sendable, Equatable {
     /// Folds one message in.
     mutating func apply(_ message: GPSDMessage) {
         switch message {
-        case let .version(version): release = version.release
-        case let .devices(list): devices = list.devices ?? []
-        case let .device(device):
+        case .version(let version): release = version.release
+        case .devices(let list): devices = list.devices ?? []
+        case .device(let device):
             if let index = devices.firstIndex(where: { $0.path == device.path }) {
                 devices[index] = device
             } else {
                 devices.append(device)
             }
-        case let .sky(sky):
+        case .sky(let sky):
             if let inView = sky.inView { satellitesInView = inView }
             if let used = sky.used { satellitesUsed = used }
-        case let .tpv(tpv): mode = tpv.mode
-        case let .error(report): lastError = report.message
-        case let .poll(poll):
+        case .tpv(let tpv): mode = tpv.mode
+        case .error(let report): lastError = report.message
+        case .poll(let poll):
             for sky in poll.sky ?? [] { apply(.sky(sky)) }
         case .watch, .gst, .att, .unknown: break
         }

@@ -24,7 +24,7 @@ extension GPSDTPV {
     /// - a 2D fix (mode 2) has no valid altitude: vertical accuracy −1.
     public func fix(receivedAt fallback: Date) -> Fix? {
         guard let mode, mode >= 2, let lat, let lon, lat.isFinite, lon.isFinite,
-              abs(lat) <= 90, abs(lon) <= 180
+            abs(lat) <= 90, abs(lon) <= 180
         else { return nil }
         let timestamp = time.flatMap(GPSDTime.parse) ?? fallback
 
@@ -79,7 +79,7 @@ enum GPSDTime {
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes.last == UInt8(ascii: "Z")
+            bytes.last == UInt8(ascii: "Z")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -91,8 +91,8 @@ enum GPSDTime {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var fraction = 0.0
         if bytes[19] == UInt8(ascii: ".") {

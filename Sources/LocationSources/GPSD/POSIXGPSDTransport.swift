@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// gpsd over a TCP socket: each channel has a thread that connects (with a timeout), then reads
@@ -48,7 +48,9 @@ final class SocketChannel: GPSDChannel {
             guard state.fd >= 0 else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.send(state.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let written = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(state.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 if written <= 0 { return }
                 offset += written
             }
@@ -128,7 +130,10 @@ enum SocketConnector {
         while let info = cursor {
             cursor = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            if fd < 0 { lastReason = String(cString: strerror(errno)); continue }
+            if fd < 0 {
+                lastReason = String(cString: strerror(errno))
+                continue
+            }
             if let reason = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, timeout: timeout) {
                 lastReason = reason
                 Glibc.close(fd)

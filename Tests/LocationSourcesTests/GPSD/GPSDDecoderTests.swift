@@ -19,7 +19,7 @@ import Testing
             case .att: name = "ATT"
             case .error: name = "ERROR"
             case .poll: name = "POLL"
-            case let .unknown(className): name = "?" + className
+            case .unknown(let className): name = "?" + className
             }
             counts[name, default: 0] += 1
         }
@@ -33,15 +33,18 @@ import Testing
         #expect(classes(messages) == ["VERSION": 1, "DEVICES": 1, "WATCH": 1, "TPV": 11, "SKY": 10, "GST": 10])
         #expect(decoder.invalidLines == 0)
         #expect(decoder.leftover == 0)
-        guard case let .version(version) = messages.first else { Issue.record("VERSION first"); return }
+        guard case .version(let version) = messages.first else {
+            Issue.record("VERSION first")
+            return
+        }
         #expect(version.release == "3.22")
         #expect(version.proto_major == 3)
-        let sky = try #require(messages.compactMap { if case let .sky(sky) = $0 { sky } else { nil } }.first)
+        let sky = try #require(messages.compactMap { if case .sky(let sky) = $0 { sky } else { nil } }.first)
         // GSV lists 10 satellites, GSA uses 8 of them (walk.nmea).
         #expect(sky.inView == 10)
         #expect(sky.used == 8)
         #expect(sky.hdop == 0.9)
-        let gst = try #require(messages.compactMap { if case let .gst(gst) = $0 { gst } else { nil } }.first)
+        let gst = try #require(messages.compactMap { if case .gst(let gst) = $0 { gst } else { nil } }.first)
         #expect(gst.lat == 1.2 && gst.lon == 0.9 && gst.alt == 2.1)
     }
 
@@ -86,7 +89,10 @@ import Testing
         #expect(messages.count == 4)
         #expect(messages[1] == .unknown(className: "AIS"))
         #expect(messages[2] == .error(GPSDErrorReport(message: "Unrecognized request '?FOO'")))
-        guard case let .tpv(noFix) = messages[3] else { Issue.record("TPV expected"); return }
+        guard case .tpv(let noFix) = messages[3] else {
+            Issue.record("TPV expected")
+            return
+        }
         #expect(noFix.mode == 1)
         #expect(noFix.lat == nil && noFix.eph == nil && noFix.time == nil)
     }
@@ -111,8 +117,12 @@ import Testing
         let messages = decoder.feed(Array(text.utf8))
         #expect(decoder.invalidLines == 0)
         #expect(messages.count == 3)
-        guard case let .device(device) = messages[0], case let .att(att) = messages[1], case let .poll(poll) = messages[2]
-        else { Issue.record("DEVICE, ATT, POLL expected"); return }
+        guard case .device(let device) = messages[0], case .att(let att) = messages[1],
+            case .poll(let poll) = messages[2]
+        else {
+            Issue.record("DEVICE, ATT, POLL expected")
+            return
+        }
         #expect(device.path == "/dev/ttyACM0" && device.bps == 9600 && device.activated != nil)
         #expect(att.heading == 14223 && att.roll == -43)
         #expect(poll.tpv?.first?.mode == 2)

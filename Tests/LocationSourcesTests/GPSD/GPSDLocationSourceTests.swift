@@ -13,7 +13,8 @@ import Testing
     init() {
         let scheduler = self.scheduler
         transport = ScriptedGPSDTransport { scheduler.now }
-        source = GPSDLocationSource(endpoint: GPSDEndpoint(host: "gpsd.test", port: 2947), transport: transport, scheduler: scheduler)
+        source = GPSDLocationSource(
+            endpoint: GPSDEndpoint(host: "gpsd.test", port: 2947), transport: transport, scheduler: scheduler)
     }
 
     @Test func watchesAndDeliversOneFixPerEpoch() throws {

@@ -18,7 +18,7 @@ import Testing
     /// (eph = HDOP × 19 m, epv = VDOP × 23 m, both 95 %).
     @Test func recordedTPVsGiveTheFixesOfTheSentences() throws {
         var decoder = GPSDDecoder()
-        let tpvs = decoder.feed(try recordedGPSDOutput()).compactMap { if case let .tpv(tpv) = $0 { tpv } else { nil } }
+        let tpvs = decoder.feed(try recordedGPSDOutput()).compactMap { if case .tpv(let tpv) = $0 { tpv } else { nil } }
         let fixes = tpvs.compactMap { $0.fix(receivedAt: fallback) }
         #expect(fixes.count == 11)
         let epochs = Array(fixes.dropFirst())  // the first epoch is reported twice
@@ -54,9 +54,11 @@ import Testing
     }
 
     @Test func oneAltitudeAndGeoidSeparationGiveTheOther() throws {
-        let onlyMSL = try #require(GPSDTPV(mode: 3, lat: 1, lon: 2, altMSL: 100, geoidSep: 20).fix(receivedAt: fallback))
+        let onlyMSL = try #require(
+            GPSDTPV(mode: 3, lat: 1, lon: 2, altMSL: 100, geoidSep: 20).fix(receivedAt: fallback))
         #expect(onlyMSL.altitude == 100 && onlyMSL.ellipsoidalAltitude == 120)
-        let onlyHAE = try #require(GPSDTPV(mode: 3, lat: 1, lon: 2, altHAE: 120, geoidSep: 20).fix(receivedAt: fallback))
+        let onlyHAE = try #require(
+            GPSDTPV(mode: 3, lat: 1, lon: 2, altHAE: 120, geoidSep: 20).fix(receivedAt: fallback))
         #expect(onlyHAE.altitude == 100 && onlyHAE.ellipsoidalAltitude == 120)
         let legacy = try #require(GPSDTPV(mode: 3, lat: 1, lon: 2, alt: 50, epv: 10).fix(receivedAt: fallback))
         #expect(legacy.altitude == 50 && legacy.ellipsoidalAltitude == 50)

@@ -23,7 +23,10 @@ final class ScriptedGPSDTransport: GPSDTransport {
     /// Events delivered from inside `open`, before it returns (a real socket thread can be that fast).
     let eventsDuringOpen: @Sendable (Int) -> [GPSDTransportEvent]
 
-    init(clock: @escaping @Sendable () -> Double, eventsDuringOpen: @escaping @Sendable (Int) -> [GPSDTransportEvent] = { _ in [] }) {
+    init(
+        clock: @escaping @Sendable () -> Double,
+        eventsDuringOpen: @escaping @Sendable (Int) -> [GPSDTransportEvent] = { _ in [] }
+    ) {
         self.clock = clock
         self.eventsDuringOpen = eventsDuringOpen
     }
@@ -31,7 +34,10 @@ final class ScriptedGPSDTransport: GPSDTransport {
     func open(_ endpoint: GPSDEndpoint, handler: @escaping @Sendable (GPSDTransportEvent) -> Void) -> any GPSDChannel {
         let channel = Channel(handler: handler)
         let now = clock()
-        let index = opened.withLock { $0.append((now, channel)); return $0.count - 1 }
+        let index = opened.withLock {
+            $0.append((now, channel))
+            return $0.count - 1
+        }
         for event in eventsDuringOpen(index) { channel.deliver(event) }
         return channel
     }
@@ -43,7 +49,6 @@ final class ScriptedGPSDTransport: GPSDTransport {
 extension EventRecorder {
     var unavailableCount: Int { events.filter { if case .unavailable = $0 { true } else { false } }.count }
 }
-
 
 /// gpsd 3.22's own output for Tests/GPSDIntegrationTests/Fixtures/walk.nmea, without the header.
 func recordedGPSDOutput() throws -> [UInt8] {

@@ -21,7 +21,8 @@ import Testing
             #expect(try SourceSpec.parse(text) == expected, "\(text)")
         }
         #expect(SourceSpec.gpsd(GPSDEndpoint(host: "::1", port: 2948)).description == "gpsd://[::1]:2948")
-        #expect(SourceSpec.nmea(.serial(path: "/dev/ttyUSB0", baud: 9600)).description == "serial:/dev/ttyUSB0?baud=9600")
+        #expect(
+            SourceSpec.nmea(.serial(path: "/dev/ttyUSB0", baud: 9600)).description == "serial:/dev/ttyUSB0?baud=9600")
     }
 
     @Test func rejectsBadURLsWithACode() {
@@ -48,7 +49,10 @@ import Testing
                serial:/dev/ttyACM0?baud=115200   # the roof antenna
             #stdin
             """
-        #expect(try SourcesConfigFile.parse(text) == [.gpsd(.localhost), .nmea(.serial(path: "/dev/ttyACM0", baud: 115200))])
+        #expect(
+            try SourcesConfigFile.parse(text) == [
+                .gpsd(.localhost), .nmea(.serial(path: "/dev/ttyACM0", baud: 115200)),
+            ])
         #expect(
             performing: { try SourcesConfigFile.parse("gpsd://\nbogus\n", origin: "/etc/x.conf") },
             throws: { ($0 as? SourceConfigurationError)?.description.hasPrefix("/etc/x.conf:2: bogus") == true }
@@ -56,9 +60,18 @@ import Testing
     }
 
     @Test func whichFileCounts() {
-        #expect(SourcesConfigFile.candidatePaths(environment: ["CORELOCATION_SOURCES_CONF": "/t/s.conf", "XDG_CONFIG_HOME": "/x"]) == ["/t/s.conf"])
-        #expect(SourcesConfigFile.candidatePaths(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == ["/x/corelocation/sources.conf", "/etc/corelocation/sources.conf"])
-        #expect(SourcesConfigFile.candidatePaths(environment: ["HOME": "/h"]) == ["/h/.config/corelocation/sources.conf", "/etc/corelocation/sources.conf"])
+        #expect(
+            SourcesConfigFile.candidatePaths(environment: [
+                "CORELOCATION_SOURCES_CONF": "/t/s.conf", "XDG_CONFIG_HOME": "/x",
+            ]) == ["/t/s.conf"])
+        #expect(
+            SourcesConfigFile.candidatePaths(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == [
+                "/x/corelocation/sources.conf", "/etc/corelocation/sources.conf",
+            ])
+        #expect(
+            SourcesConfigFile.candidatePaths(environment: ["HOME": "/h"]) == [
+                "/h/.config/corelocation/sources.conf", "/etc/corelocation/sources.conf",
+            ])
     }
 
     @Test func selectionPrecedence() throws {
@@ -69,11 +82,15 @@ import Testing
         try "tcp://10.0.0.9:10110\n".write(toFile: file, atomically: true, encoding: .utf8)
         let missing = directory.appendingPathComponent("none.conf").path
 
-        let cli = try SourceSelection.resolve(commandLine: [.nmea(.stdin)], environment: ["CORELOCATION_SOURCES_CONF": file]) { _ in true }
+        let cli = try SourceSelection.resolve(
+            commandLine: [.nmea(.stdin)], environment: ["CORELOCATION_SOURCES_CONF": file]
+        ) { _ in true }
         #expect(cli.specs == [.nmea(.stdin)] && cli.origin == .commandLine)
         let fromFile = try SourceSelection.resolve(environment: ["CORELOCATION_SOURCES_CONF": file]) { _ in true }
         #expect(fromFile.specs == [.nmea(.tcp(host: "10.0.0.9", port: 10110))] && fromFile.origin == .file(file))
-        let probed = try SourceSelection.resolve(environment: ["CORELOCATION_SOURCES_CONF": missing]) { $0 == .localhost }
+        let probed = try SourceSelection.resolve(environment: ["CORELOCATION_SOURCES_CONF": missing]) {
+            $0 == .localhost
+        }
         #expect(probed.specs == [.gpsd(.localhost)] && probed.origin == .probedLocalGPSD)
         let none = try SourceSelection.resolve(environment: ["CORELOCATION_SOURCES_CONF": missing]) { _ in false }
         #expect(none.specs.isEmpty && none.origin == .none)

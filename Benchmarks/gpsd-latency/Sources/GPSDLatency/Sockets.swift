@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic seconds.
@@ -21,9 +21,12 @@ func listenLoopback() -> (fd: Int32, port: UInt16)? {
     var one: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     var address = loopbackAddress(0)
-    let ok = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0 && listen(fd, 4) == 0
+    let ok =
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0 && listen(fd, 4) == 0
     guard ok else { return nil }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
@@ -35,10 +38,16 @@ func listenLoopback() -> (fd: Int32, port: UInt16)? {
 func connectLoopback(_ port: UInt16) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = loopbackAddress(port)
-    let ok = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
-    if !ok { close(fd); return nil }
+    let ok =
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    if !ok {
+        close(fd)
+        return nil
+    }
     var one: Int32 = 1
     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     return fd
@@ -68,7 +77,9 @@ final class Feed: Sendable {
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         clients.withLock { list in
-            for fd in list { _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            for fd in list {
+                _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
         }
     }
 }
@@ -93,7 +104,9 @@ final class RawWatcher: Sendable {
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
                     pending.removeSubrange(...newline)
-                    guard line.hasPrefix("{\"class\":\"TPV\""), let range = line.range(of: "\"time\":\"") else { continue }
+                    guard line.hasPrefix("{\"class\":\"TPV\""), let range = line.range(of: "\"time\":\"") else {
+                        continue
+                    }
                     let time = String(line[range.upperBound...].prefix(24))
                     self.arrivals.withLock { if $0[time] == nil { $0[time] = now } }
                 }

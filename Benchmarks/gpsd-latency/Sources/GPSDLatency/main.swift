@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Latency from an NMEA epoch entering gpsd's feed to (a) the TPV line on a raw gpsd client and
@@ -51,7 +51,7 @@ process.executableURL = URL(fileURLWithPath: gpsd)
 process.arguments = ["-N", "-n", "-b", "-S", String(gpsdPort), "tcp://127.0.0.1:\(feed.port)"]
 process.standardError = FileHandle.nullDevice
 do { try process.run() } catch { fail("cannot start gpsd: \(error)") }
-atexit { }
+atexit {}
 func stopGPSD() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
@@ -59,10 +59,17 @@ func stopGPSD() {
 
 var ready = false
 for _ in 0..<500 {
-    if let fd = connectLoopback(gpsdPort) { close(fd); ready = feed.connected > 0; if ready { break } }
+    if let fd = connectLoopback(gpsdPort) {
+        close(fd)
+        ready = feed.connected > 0
+        if ready { break }
+    }
     usleep(10_000)
 }
-guard ready else { stopGPSD(); fail("gpsd did not start") }
+guard ready else {
+    stopGPSD()
+    fail("gpsd did not start")
+}
 
 // Our side, configured as a user would: a sources.conf naming this gpsd.
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-latency-\(getpid())")
@@ -71,20 +78,23 @@ let conf = directory.appendingPathComponent("sources.conf").path
 let plist = directory.appendingPathComponent("Info.plist").path
 try? "gpsd://127.0.0.1:\(gpsdPort)\n".write(toFile: conf, atomically: true, encoding: .utf8)
 try? """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-    <plist version="1.0"><dict>
-    <key>CFBundleIdentifier</key><string>org.example.gpsd-latency</string>
-    <key>NSLocationWhenInUseUsageDescription</key><string>Measures gpsd latency.</string>
-    </dict></plist>
-    """.write(toFile: plist, atomically: true, encoding: .utf8)
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+<key>CFBundleIdentifier</key><string>org.example.gpsd-latency</string>
+<key>NSLocationWhenInUseUsageDescription</key><string>Measures gpsd latency.</string>
+</dict></plist>
+""".write(toFile: plist, atomically: true, encoding: .utf8)
 setenv("CORELOCATION_SOURCES_CONF", conf, 1)
 setenv("CORELOCATION_INFO_PLIST", plist, 1)
 setenv("CORELOCATION_DATABASE", directory.appendingPathComponent("db.sqlite").path, 1)
 setenv("CORELOCATION_DEFAULT_POLICY", "when-in-use", 1)
 setenv("CORELOCATION_PROMPT", "never", 1)
 
-guard let raw = RawWatcher(port: gpsdPort) else { stopGPSD(); fail("cannot connect to gpsd") }
+guard let raw = RawWatcher(port: gpsdPort) else {
+    stopGPSD()
+    fail("cannot connect to gpsd")
+}
 
 final class Delegate: NSObject, CLLocationManagerDelegate, Sendable {
     let arrivals = Mutex<[Date: Double]>([:])
@@ -97,7 +107,9 @@ final class Delegate: NSObject, CLLocationManagerDelegate, Sendable {
     }
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         let now = monotonic()
-        arrivals.withLock { for location in locations where $0[location.timestamp] == nil { $0[location.timestamp] = now } }
+        arrivals.withLock {
+            for location in locations where $0[location.timestamp] == nil { $0[location.timestamp] = now }
+        }
     }
 }
 
@@ -151,9 +163,13 @@ func report() {
         extra.append((ourAt - rawAt) * 1000)
     }
     func line(_ name: String, _ values: [Double]) -> String {
-        String(format: "%-44@ median %7.3f ms   p99 %7.3f ms", name as NSString, percentile(values, 0.5), percentile(values, 0.99))
+        String(
+            format: "%-44@ median %7.3f ms   p99 %7.3f ms", name as NSString, percentile(values, 0.5),
+            percentile(values, 0.99))
     }
-    print("epochs measured: \(gpsdLatency.count) (after \(warmUp) warm-up; \(missing) missing), one every \(Int(interval * 1000)) ms")
+    print(
+        "epochs measured: \(gpsdLatency.count) (after \(warmUp) warm-up; \(missing) missing), one every \(Int(interval * 1000)) ms"
+    )
     print(line("feed → TPV on a raw gpsd client (gpsd's own)", gpsdLatency))
     print(line("feed → didUpdateLocations (ours, end to end)", ourLatency))
     print(line("our extra (didUpdateLocations − raw TPV)", extra))
