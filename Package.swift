@@ -99,6 +99,12 @@ let package = Package(
         .testTarget(
             name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
         ),
+        // libFuzzer target for the gpsd JSON decoder (-DFUZZING); a plain build makes a replayer.
+        .executableTarget(
+            name: "GPSDJSONFuzz",
+            dependencies: ["LocationSources"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
         .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
         .testTarget(
@@ -129,6 +135,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Real gpsd end to end (gpsd -N on a loopback port reading a loopback NMEA feed); skipped
+        // when /usr/sbin/gpsd is absent.
+        .testTarget(
+            name: "GPSDIntegrationTests",
+            dependencies: [
+                "CoreLocation",
+                "LocationEngine",
+                "LocationSources",
+                "LocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -31,8 +31,9 @@ extension LocationRuntime {
     ///   `CORELOCATION_SIMULATE_NOISE`, a seed for the noise model);
     /// - `CORELOCATION_DATABASE`, `XDG_DATA_HOME`: where decisions are stored;
     /// - `CORELOCATION_DEFAULT_POLICY`: `prompt`, `deny`, `when-in-use` or `always`;
-    /// - `CORELOCATION_INFO_PLIST`: the app's Info.plist.
-    /// With nothing configured there is no source, and clients hear `kCLErrorLocationUnknown`.
+    /// - `CORELOCATION_INFO_PLIST`: the app's Info.plist;
+    /// - `CORELOCATION_SOURCES_CONF`, `XDG_CONFIG_HOME`: the real sources (`sources.conf`).
+    /// With nothing configured and no gpsd on localhost there is no source, and clients hear `kCLErrorLocationUnknown`.
     package static func makeDefault(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "corelocation")
@@ -40,16 +41,25 @@ extension LocationRuntime {
         let scheduler = DispatchScheduler()
         let sources = environmentSources(environment: environment, scheduler: scheduler, logger: logger)
         if sources.isEmpty {
-            logger.notice("No location source is configured; set CORELOCATION_SIMULATE to simulate one.")
+            logger.notice("No location source is configured; name one in sources.conf or set CORELOCATION_SIMULATE to simulate one.")
         }
         return make(sources: sources, scheduler: scheduler, identity: .current(environment: environment), environment: environment, logger: logger)
     }
 
-    /// The sources the environment configures (`CORELOCATION_SIMULATE…`); empty when none.
+    /// The sources the environment configures: `CORELOCATION_SIMULATE…` if set, else the sources
+    /// `sources.conf` names (see `SourcesConfigFile`), else gpsd on localhost if it answers; empty when none.
     package static func environmentSources(
         environment: [String: String], scheduler: any Scheduler, logger: Logger
     ) -> [any LocationSource] {
-        guard let scenarioText = environment["CORELOCATION_SIMULATE"], !scenarioText.isEmpty else { return [] }
+        guard let scenarioText = environment["CORELOCATION_SIMULATE"], !scenarioText.isEmpty else {
+            do {
+                let selection = try SourceSelection.resolve(environment: environment)
+                return selection.makeSources(scheduler: scheduler, logger: logger)
+            } catch {
+                logger.error("The location sources configuration is not usable", metadata: ["error": "\(error)"])
+                return []
+            }
+        }
         do {
             let scenario = try SimulationScenario.parse(scenarioText)
             let speed = environment["CORELOCATION_SIMULATE_SPEED"].flatMap(Double.init) ?? 1

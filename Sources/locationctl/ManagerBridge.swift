@@ -66,8 +66,11 @@ struct NoLocation: Error, CustomStringConvertible {
     var description: String {
         if hasSource { return "No location: the source produced no usable fix in time (kCLErrorLocationUnknown)." }
         return """
-            No location: no source is configured.
-            Simulate one with --simulate drive (or run, bike, a GPX file, LAT,LON), or set CORELOCATION_SIMULATE.
+            No location: no source is configured, and no gpsd answers on 127.0.0.1:2947.
+            Name a receiver with --source (gpsd://host:port, serial:/dev/ttyUSB0, nmea:/file.nmea,
+            tcp://host:port, stdin) or in ~/.config/corelocation/sources.conf or
+            /etc/corelocation/sources.conf (one URL per line),
+            or simulate one with --simulate drive (or run, bike, a GPX file, LAT,LON), or set CORELOCATION_SIMULATE.
             """
     }
 }

@@ -16,6 +16,18 @@ struct SourceOptions: ParsableArguments {
     var simulate: String?
 
     @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            """
+            A real source, repeatable: gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, \
+            tcp://host:port or stdin. Default: sources.conf, else gpsd on localhost.
+            """,
+            valueName: "url"
+        )
+    )
+    var sources: [String] = []
+
+    @Option(
         parsing: .unconditional,
         help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x")
     )
@@ -25,6 +37,16 @@ struct SourceOptions: ParsableArguments {
     var noise: UInt64?
 
     func validate() throws {
+        for text in sources {
+            do {
+                _ = try SourceSpec.parse(text)
+            } catch {
+                throw ValidationError("--source \(error)")
+            }
+        }
+        if simulate != nil && !sources.isEmpty {
+            throw ValidationError("--simulate and --source exclude each other.")
+        }
         if let simulate {
             do {
                 _ = try SimulationScenario.parse(simulate)
@@ -46,6 +68,11 @@ struct SourceOptions: ParsableArguments {
                     scenario: scenario, speed: speed.value, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
                 )
             )
+        } else if !self.sources.isEmpty {
+            // A source named on the command line that cannot be made is an error, not a silent skip.
+            sources = try self.sources.map {
+                try SourceFactory.makeSource(try SourceSpec.parse($0), scheduler: scheduler, logger: logger)
+            }
         } else {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+
+/// Makes the sources that configuration names.
+public enum SourceFactory {
+    /// The source for one spec. gpsd sources never fail here (an unreachable gpsd is retried);
+    /// NMEA inputs fail when this build has no NMEA support.
+    public static func makeSource(
+        _ spec: SourceSpec, scheduler: any Scheduler, logger: Logger
+    ) throws -> any LocationSource {
+        switch spec {
+        case .gpsd(let endpoint):
+            return GPSDLocationSource(endpoint: endpoint, scheduler: scheduler, logger: logger)
+        case .nmea(let input):
+            return try makeNMEASource(input, scheduler: scheduler, logger: logger)
+        }
+    }
+
+    /// The NMEA 0183 source for `input`: a file replays at its recorded pace; serial devices,
+    /// TCP streams and standard input are read live (see `NMEAStreamSource`).
+    public static func makeNMEASource(
+        _ input: SourceSpec.NMEAInput, scheduler: any Scheduler, logger: Logger
+    ) throws -> any LocationSource {
+        let nmeaInput: LocationSources.NMEAInput
+        switch input {
+        case let .file(path): nmeaInput = .file(path: path, pace: .realTime)
+        case let .serial(path, baud): nmeaInput = .serial(path: path, baud: baud)
+        case let .tcp(host, port): nmeaInput = .tcp(host: host, port: Int(port))
+        case .stdin: nmeaInput = .stdin
+        }
+        try NMEAStreamSource.checkAccess(nmeaInput)
+        return NMEAStreamSource(input: nmeaInput, scheduler: scheduler, logger: logger)
+    }
+}
