@@ -96,12 +96,17 @@ import Testing
         #expect(none.specs.isEmpty && none.origin == .none)
     }
 
-    @Test func nmeaSourcesAreNotInThisBuildYet() {
+    @Test func nmeaURLsBuildNMEASources() throws {
+        let made = try SourceFactory.makeSource(.nmea(.stdin), scheduler: ManualScheduler(), logger: .init(label: "t"))
+        #expect(made is NMEAStreamSource)
         #expect(
             performing: {
-                try SourceFactory.makeSource(.nmea(.stdin), scheduler: ManualScheduler(), logger: .init(label: "t"))
+                try SourceFactory.makeSource(
+                    .nmea(.serial(path: "/dev/does-not-exist-ttyUSB9", baud: 9600)), scheduler: ManualScheduler(),
+                    logger: .init(label: "t")
+                )
             },
-            throws: { SourceConfigurationError.Code.notAvailable ~= $0 }
+            throws: { "\($0)".contains("/dev/does-not-exist-ttyUSB9") }
         )
     }
 

@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func tcpStreamFromALoopbackListener() throws {
-        let listener = try #require(LoopbackListener())
+        let listener = try #require(NMEALoopbackListener())
         let source = NMEAStreamSource(
             input: .tcp(host: "127.0.0.1", port: listener.port), scheduler: DispatchScheduler(), reopenInterval: 60
         )
@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func tcpRefusedIsUnavailableNamingTheAddress() throws {
-        let listener = try #require(LoopbackListener())
+        let listener = try #require(NMEALoopbackListener())
         let port = listener.port
         listener.close()  // nothing listens there any more
         let source = NMEAStreamSource(
@@ -201,7 +201,7 @@ import Testing
 }
 
 /// A TCP listener on 127.0.0.1 with a kernel-chosen port.
-final class LoopbackListener: Sendable {
+final class NMEALoopbackListener: Sendable {
     let fd: Int32
     let port: Int
 
