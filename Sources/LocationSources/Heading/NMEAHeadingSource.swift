@@ -35,22 +35,28 @@ public final class NMEAHeadingSource: HeadingSource {
         var parser = NMEAParser()
     }
 
-    public init(
+    /// Whether `start` opens the input; tests that `feed` bytes themselves turn it off.
+    let opensInput: Bool
+
+    public convenience init(
         input: NMEAInput, scheduler: any Scheduler, reopenInterval: Double = 2,
         logger: Logger = Logger(label: "corelocation.heading.nmea")
     ) {
+        self.init(input: input, scheduler: scheduler, reopenInterval: reopenInterval, logger: logger, opensInput: true)
+    }
+
+    init(
+        input: NMEAInput, scheduler: any Scheduler, reopenInterval: Double = 2,
+        logger: Logger = Logger(label: "corelocation.heading.nmea"), opensInput: Bool
+    ) {
+        self.opensInput = opensInput
         self.input = input
         self.scheduler = scheduler
         self.reopenInterval = reopenInterval.isFinite ? max(0.05, reopenInterval) : 2
         self.logger = logger
     }
 
-    /// Starts delivering; `connect: false` only records the handler (tests then `feed` bytes).
     public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
-        start(handler, connect: true)
-    }
-
-    func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void, connect: Bool) {
         delivery.lock()
         defer { delivery.unlock() }
         let generation = state.withLock { state -> Int in
@@ -59,7 +65,7 @@ public final class NMEAHeadingSource: HeadingSource {
             state.splitter = NMEALineSplitter()
             return state.generation
         }
-        guard connect else { return }
+        guard opensInput else { return }
         let thread = Thread { [weak self] in self?.run(generation: generation) }
         thread.name = "corelocation.heading.nmea"
         thread.start()

@@ -9,9 +9,10 @@ struct GNSSHeadingSourceTests {
     /// the scheduler's wall clock when its line completed; nothing arrives after `stop`.
     @Test func nmeaSourceDecodesAStream() throws {
         let scheduler = ManualScheduler()
-        let source = NMEAHeadingSource(input: .tcp(host: "127.0.0.1", port: 1), scheduler: scheduler)
+        let source = NMEAHeadingSource(
+            input: .tcp(host: "127.0.0.1", port: 1), scheduler: scheduler, opensInput: false)
         let recorder = GNSSHeadingRecorder()
-        source.start(recorder.handler, connect: false)
+        source.start(recorder.handler)
         let stream = [
             nmea("GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
             nmea("GPHDT,274.07,T"),
