@@ -33,6 +33,8 @@ public final class NMEAHeadingSource: HeadingSource {
         var handler: (@Sendable (HeadingSourceEvent) -> Void)?
         var splitter = NMEALineSplitter()
         var parser = NMEAParser()
+        /// The last problem logged, so a device that stays absent is logged once, not every reopen.
+        var lastProblem: String?
     }
 
     /// Whether `start` opens the input; tests that `feed` bytes themselves turn it off.
@@ -112,9 +114,13 @@ public final class NMEAHeadingSource: HeadingSource {
     func report(_ reason: String, generation: Int) -> Bool {
         delivery.lock()
         defer { delivery.unlock() }
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
+        let (handler, isNew) = state.withLock { state -> ((@Sendable (HeadingSourceEvent) -> Void)?, Bool) in
+            guard state.generation == generation else { return (nil, false) }
+            defer { state.lastProblem = reason }
+            return (state.handler, state.lastProblem != reason)
+        }
         guard let handler else { return false }
-        logger.warning("NMEA heading input unavailable", metadata: ["reason": "\(reason)"])
+        if isNew { logger.warning("NMEA heading input unavailable", metadata: ["reason": "\(reason)"]) }
         handler(.unavailable(reason: reason))
         return true
     }
