@@ -62,3 +62,20 @@ private func nmea(_ body: String) -> String {
     let hex = String(checksum, radix: 16, uppercase: true)
     return "$" + body + "*" + (hex.count == 1 ? "0" + hex : hex)
 }
+
+/// `CORELOCATION_HEADING_SOURCE` picks the GNSS heading source before simulation and IIO; an invalid
+/// value is ignored.
+struct GNSSHeadingConfigurationTests {
+    @Test func environmentSelectsTheSource() {
+        let gpsd = HeadingRuntime.makeDefault(environment: [
+            "CORELOCATION_HEADING_SOURCE": "gpsd://127.0.0.1:2950", "CORELOCATION_HEADING_SIMULATE": "10",
+        ])
+        #expect((gpsd.source as? GPSDHeadingSource)?.endpoint == GPSDEndpoint(host: "127.0.0.1", port: 2950))
+        let nmea = HeadingRuntime.makeDefault(environment: ["CORELOCATION_HEADING_SOURCE": "nmea:/tmp/compass.nmea"])
+        #expect((nmea.source as? NMEAHeadingSource)?.input == .file(path: "/tmp/compass.nmea", pace: .realTime))
+        let invalid = HeadingRuntime.makeDefault(environment: [
+            "CORELOCATION_HEADING_SOURCE": "bogus://x", "CORELOCATION_HEADING_SIMULATE": "10",
+        ])
+        #expect(invalid.source is SimulatedHeadingSource)
+    }
+}
