@@ -8,6 +8,8 @@ import Foundation
 ///   the first, when the filter is ≤ 0 or NaN (`kCLHeadingFilterNone`), or when the magnetic heading
 ///   moved by at least the filter since the last delivery.
 /// - True heading = magnetic + WMM2025 declination at the last location; −1 without one.
+/// - A sample with a `reported` heading (GNSS compass) is delivered as reported, the other reference
+///   derived from the declination (−1 without a location); see `accept(_:of:settings:)`.
 /// - A stuck sensor (raw reading bit-identical for `stuckInterval` s over at least `stuckSamples`
 ///   samples), a saturated or implausible field, or an unavailable source fail with `.fail` once per
 ///   episode, and nothing is delivered until good samples return. Never a made-up heading.
