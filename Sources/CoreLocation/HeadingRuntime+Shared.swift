@@ -56,11 +56,21 @@ extension HeadingRuntime {
     /// - otherwise the first IIO magnetometer under `CORELOCATION_SYSFS_ROOT` (default `/sys`), with the
     ///   first IIO accelerometer for tilt compensation, calibrations kept under `XDG_DATA_HOME`.
     /// With neither there is no heading source: `headingAvailable()` is false.
+    /// `CORELOCATION_HEADING_SOURCE` (a GNSS compass: `gpsd://host:port`, `nmea:/path`, `serial:/dev/…`,
+    /// `tcp://host:port`; see `GNSSHeadingConfiguration`) comes before both; an invalid one is logged and ignored.
     package static func makeDefault(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "corelocation.heading")
     ) -> HeadingRuntime {
         let scheduler = DispatchScheduler()
+        if let text = environment[GNSSHeadingConfiguration.environmentKey], !text.isEmpty {
+            do {
+                let source = try GNSSHeadingConfiguration.source(from: text, scheduler: scheduler)
+                return HeadingRuntime(source: source, scheduler: scheduler, logger: logger)
+            } catch {
+                logger.error("Ignoring invalid CORELOCATION_HEADING_SOURCE", metadata: ["error": "\(error)"])
+            }
+        }
         if let text = environment["CORELOCATION_HEADING_SIMULATE"], !text.isEmpty {
             let rate = Double(text) ?? 10
             return HeadingRuntime(

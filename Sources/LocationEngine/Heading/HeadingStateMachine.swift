@@ -8,6 +8,8 @@ import Foundation
 ///   the first, when the filter is ≤ 0 or NaN (`kCLHeadingFilterNone`), or when the magnetic heading
 ///   moved by at least the filter since the last delivery.
 /// - True heading = magnetic + WMM2025 declination at the last location; −1 without one.
+/// - A sample with a `reported` heading (GNSS compass) is delivered as reported, the other reference
+///   derived from the declination (−1 without a location); see `accept(_:of:settings:)`.
 /// - A stuck sensor (raw reading bit-identical for `stuckInterval` s over at least `stuckSamples`
 ///   samples), a saturated or implausible field, or an unavailable source fail with `.fail` once per
 ///   episode, and nothing is delivered until good samples return. Never a made-up heading.
@@ -93,6 +95,7 @@ public struct HeadingStateMachine: Sendable {
     }
 
     private mutating func accept(_ sample: HeadingSample, settings: HeadingSettings, at now: Double) -> [Action] {
+        if let reported = sample.reported { return accept(reported, of: sample, settings: settings) }
         let strength = sample.field.length
         if sample.isSaturated || !sample.field.isFinite || !configuration.plausibleField.contains(strength) {
             return fail(.implausibleField)
@@ -142,5 +145,40 @@ public struct HeadingStateMachine: Sendable {
         lastDelivered = reading
         actions.append(.deliver(reading))
         return actions
+    }
+
+    /// A ready-made heading (GNSS compass): no field checks (a vehicle standing still rightly repeats
+    /// one heading, so no stuck detection either) and no calibration request (there is nothing to
+    /// calibrate by turning). The filter compares the true heading when known, else the magnetic one.
+    private mutating func accept(
+        _ reported: ReportedHeading, of sample: HeadingSample, settings: HeadingSettings
+    ) -> [Action] {
+        guard !reported.isEmpty else { return [] }
+        failing = nil
+        stuckRaw = nil
+        let declination = location.flatMap { HeadingMath.declination(at: $0, date: sample.timestamp) }
+        let trueHeading =
+            reported.trueHeading
+            ?? reported.magneticHeading.flatMap { magnetic in
+                declination.map { HeadingMath.normalized(magnetic + $0) }
+            } ?? -1
+        let magnetic =
+            reported.magneticHeading
+            ?? reported.trueHeading.flatMap { heading in declination.map { HeadingMath.normalized(heading - $0) } }
+            ?? -1
+        let accuracy = sample.accuracy.isFinite && sample.accuracy >= 0 ? sample.accuracy : -1
+        let reading = HeadingReading(
+            magneticHeading: magnetic, trueHeading: trueHeading, accuracy: accuracy, field: sample.field,
+            timestamp: sample.timestamp
+        )
+        let compared = reported.trueHeading != nil ? \HeadingReading.trueHeading : \HeadingReading.magneticHeading
+        let filter = settings.filter
+        if let last = lastDelivered, filter.isFinite, filter > 0, last[keyPath: compared] >= 0,
+            HeadingMath.difference(last[keyPath: compared], reading[keyPath: compared]) < filter
+        {
+            return []
+        }
+        lastDelivered = reading
+        return [.deliver(reading)]
     }
 }

@@ -46,11 +46,14 @@ public struct HeadingSample: Sendable, Hashable {
     /// A channel sits at the end of its range.
     public var isSaturated: Bool
     public var timestamp: Date
+    /// A heading the sensor reported ready-made (GNSS compass); when set, `field` is not used.
+    public var reported: ReportedHeading?
 
     public init(
         field: DeviceVector, raw: DeviceVector? = nil, gravity: DeviceVector? = nil, accuracy: Double,
-        isSaturated: Bool = false, timestamp: Date
+        isSaturated: Bool = false, timestamp: Date, reported: ReportedHeading? = nil
     ) {
+        self.reported = reported
         self.field = field
         self.raw = raw ?? field
         self.gravity = gravity
@@ -79,7 +82,8 @@ public struct HeadingSettings: Sendable, Hashable {
 
 /// A heading ready for delivery (Core Location's CLHeading values).
 public struct HeadingReading: Sendable, Hashable {
-    /// Degrees clockwise from magnetic north, [0, 360).
+    /// Degrees clockwise from magnetic north, [0, 360); −1 only for a reported true heading without a
+    /// known location.
     public var magneticHeading: Double
     /// Degrees clockwise from true north, [0, 360); −1 without a known location.
     public var trueHeading: Double

@@ -133,10 +133,15 @@ public struct GPSDGST: Codable, Sendable, Equatable {
 public struct GPSDATT: Codable, Sendable, Equatable {
     public var device: String?
     public var time: String?
+    /// Degrees from true north.
     public var heading: Double?
     public var pitch: Double?
     public var roll: Double?
     public var yaw: Double?
+    /// Degrees from magnetic north (gpsd 3.23 and later).
+    public var mheading: Double?
+    /// Magnetometer status letter (`N` normal; `C`, `L`, `P`, `V` alarms).
+    public var mag_st: String?
 }
 
 /// `ERROR`: gpsd could not honour a request.
