@@ -31,7 +31,8 @@ extension LocationRuntime {
     ///   `CORELOCATION_SIMULATE_NOISE`, a seed for the noise model);
     /// - `CORELOCATION_DATABASE`, `XDG_DATA_HOME`: where decisions are stored;
     /// - `CORELOCATION_DEFAULT_POLICY`: `prompt`, `deny`, `when-in-use` or `always`;
-    /// - `CORELOCATION_INFO_PLIST`: the app's Info.plist.
+    /// - `CORELOCATION_INFO_PLIST`: the app's Info.plist;
+    /// - `CORELOCATION_REGION_LIMIT`: regions the app may monitor (default 20, as Apple's).
     /// With nothing configured there is no source, and clients hear `kCLErrorLocationUnknown`.
     package static func makeDefault(
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -84,6 +85,13 @@ extension LocationRuntime {
             sourcesAreSimulated: !sources.isEmpty && sources.allSatisfy(\.descriptor.isSimulated),
             logger: logger
         )
-        return LocationRuntime(sources: sources, scheduler: scheduler, authorization: authorization, logger: logger)
+        var configuration = LocationEngine.Configuration()
+        if let limit = environment["CORELOCATION_REGION_LIMIT"].flatMap(Int.init), limit > 0 {
+            configuration.regionLimit = limit
+        }
+        return LocationRuntime(
+            sources: sources, scheduler: scheduler, authorization: authorization, configuration: configuration,
+            regionStore: store.map { RegionStore(database: $0.database) }, logger: logger
+        )
     }
 }

@@ -45,6 +45,13 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     case startUpdates(UpdateRequest)
     case stopUpdates
     case requestLocation(UpdateRequest)
+    /// Region monitoring (`startMonitoring(for:)`): regions are the app's, shared by its clients.
+    case startMonitoring(MonitoredRegion)
+    case stopMonitoring(identifier: String)
+    case requestRegionState(identifier: String)
+    /// The significant-change service.
+    case startSignificantChanges
+    case stopSignificantChanges
     case unregister
 }
 
@@ -61,6 +68,8 @@ public enum EngineInput: Hashable, Codable, Sendable {
     case source(SourceID, SourceReport)
     /// Time passed; the shell sends this at `nextDeadline`.
     case tick
+    /// The app's regions as storage kept them; no notices are produced.
+    case restoreRegions([StoredRegion])
 }
 
 /// Failures the engine reports to a client; the façade maps them to `CLError` codes.
@@ -95,4 +104,10 @@ public enum EngineAction: Hashable, Codable, Sendable {
     case fail(ClientID, EngineFailure)
     case powerOn(SourceID)
     case powerOff(SourceID)
+    /// Tell one client about regions.
+    case region(ClientID, RegionNotice)
+    /// Persist a region and its state (replacing any with the same identifier).
+    case storeRegion(StoredRegion)
+    /// Forget a persisted region.
+    case forgetRegion(identifier: String)
 }

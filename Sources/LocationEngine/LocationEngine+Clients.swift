@@ -6,7 +6,13 @@ extension LocationEngine {
         switch command {
         case let .register(label, authorization):
             clients[id] = ClientState(label: label, authorization: authorization)
+            appAuthorization = authorization
+        case .startMonitoring, .stopMonitoring, .requestRegionState:
+            handleRegionCommand(command, from: id, at: now, into: &actions)
+        case .startSignificantChanges, .stopSignificantChanges:
+            handleSignificantCommand(command, from: id, at: now, into: &actions)
         case let .setAuthorization(authorization):
+            appAuthorization = authorization
             guard var client = clients[id] else { return }
             let wasAllowed = client.authorization.allowsLocation
             client.authorization = authorization
@@ -14,9 +20,12 @@ extension LocationEngine {
                 if client.updates != nil || client.pending != nil {
                     actions.append(.fail(id, .denied))
                 }
+                if client.significant { actions.append(.fail(id, .denied)) }
                 client.pending = nil
                 client.unknownDeadline = nil
                 client.lastCoarse = nil
+                client.significant = false
+                client.lastSignificant = nil
             }
             clients[id] = client
             if authorization.allowsLocation && !wasAllowed {

@@ -1,0 +1,85 @@
+import Foundation
+import LocationEngine
+
+/// Region monitoring through the engine (`RegionMonitor` holds the boundary rule): the app's
+/// regions are shared by all its managers and persisted, and every manager's delegate hears every
+/// crossing, as on iOS.
+extension CLLocationManager {
+    static func monitoringAvailable(for regionClass: AnyClass) -> Bool {
+        // Circles are watched by the engine; beacons need a Bluetooth LE source Linux lacks here.
+        regionClass is CLCircularRegion.Type && !(regionClass is CLBeaconRegion.Type)
+    }
+
+    func currentMonitoredRegions() -> Set<CLRegion> {
+        Set(runtime.monitoredRegions.map { CLCircularRegion(monitored: $0.region) as CLRegion })
+    }
+
+    func startMonitoringRegion(_ region: CLRegion) {
+        guard let circle = region as? CLCircularRegion else {
+            // Beacon regions (and bare CLRegion objects) cannot be monitored on Linux.
+            callDelegate { manager, delegate in
+                delegate.locationManager(
+                    manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure)
+                )
+            }
+            return
+        }
+        send(
+            .startMonitoring(
+                MonitoredRegion(
+                    identifier: circle.identifier, latitude: circle.center.latitude,
+                    longitude: circle.center.longitude, radius: circle.radius,
+                    notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit
+                )
+            )
+        )
+    }
+
+    func deliverRegionNotice(_ notice: RegionNotice) {
+        switch notice {
+        case let .started(monitored):
+            let region = CLCircularRegion(monitored: monitored)
+            callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: region) }
+        case let .failed(monitored, failure):
+            let region = CLCircularRegion(monitored: monitored)
+            let code: CLError.Code = failure == .denied ? .regionMonitoringDenied : .regionMonitoringFailure
+            let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
+            }
+        case let .determined(monitored, state, _):
+            let region = CLCircularRegion(monitored: monitored)
+            let clState = CLRegionState(state)
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, didDetermineState: clState, for: region)
+            }
+        case let .entered(monitored, _):
+            let region = CLCircularRegion(monitored: monitored)
+            callDelegate { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
+        case let .exited(monitored, _):
+            let region = CLCircularRegion(monitored: monitored)
+            callDelegate { manager, delegate in delegate.locationManager(manager, didExitRegion: region) }
+        }
+    }
+}
+
+extension CLCircularRegion {
+    convenience init(monitored: MonitoredRegion) {
+        self.init(
+            center: CLLocationCoordinate2D(latitude: monitored.latitude, longitude: monitored.longitude),
+            radius: monitored.radius, identifier: monitored.identifier
+        )
+        notifyOnEntry = monitored.notifyOnEntry
+        notifyOnExit = monitored.notifyOnExit
+    }
+}
+
+extension CLRegionState {
+    init(_ state: RegionState) {
+        switch state {
+        case .unknown: self = .unknown
+        case .inside: self = .inside
+        case .outside: self = .outside
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import LocationEngine
+import LocationStorage
+
+extension LocationRuntime {
+    /// Hands the engine the regions storage kept for this app.
+    func restoreRegions() {
+        guard let regionStore else { return }
+        let appID = authorization.identity.id
+        do {
+            let stored = try regionStore.regions(appID: appID)
+            if !stored.isEmpty { input(.restoreRegions(stored)) }
+        } catch {
+            logger.error("Cannot read the monitored regions; they are not restored", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Performs a persistence action of the engine.
+    func persist(_ action: EngineAction) {
+        guard let regionStore else { return }
+        let appID = authorization.identity.id
+        do {
+            switch action {
+            case let .storeRegion(stored): try regionStore.save(stored, appID: appID)
+            case let .forgetRegion(identifier): try regionStore.removeRegion(identifier: identifier, appID: appID)
+            default: break
+            }
+        } catch {
+            logger.error("Cannot persist a monitored region", metadata: ["error": "\(error)"])
+        }
+    }
+}
