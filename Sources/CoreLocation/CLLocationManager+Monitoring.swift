@@ -11,7 +11,7 @@ extension CLLocationManager {
     }
 
     func currentMonitoredRegions() -> Set<CLRegion> {
-        Set(runtime.monitoredRegions.map { CLCircularRegion(monitored: $0.region) as CLRegion })
+        Set(runtime.monitoredRegions.filter { $0.region.group.isEmpty }.map { CLCircularRegion(monitored: $0.region) as CLRegion })
     }
 
     func startMonitoringRegion(_ region: CLRegion) {
@@ -36,6 +36,7 @@ extension CLLocationManager {
     }
 
     func deliverRegionNotice(_ notice: RegionNotice) {
+        guard notice.region.group.isEmpty else { return }  // a CLMonitor's condition
         switch notice {
         case let .started(monitored):
             let region = CLCircularRegion(monitored: monitored)
@@ -80,6 +81,17 @@ extension CLRegionState {
         case .unknown: self = .unknown
         case .inside: self = .inside
         case .outside: self = .outside
+        }
+    }
+}
+
+extension RegionNotice {
+    /// The region the notice is about.
+    var region: MonitoredRegion {
+        switch self {
+        case let .started(region), let .failed(region, _), let .determined(region, _, _), let .entered(region, _),
+            let .exited(region, _):
+            region
         }
     }
 }

@@ -21,8 +21,11 @@ extension LocationRuntime {
         let appID = authorization.identity.id
         do {
             switch action {
-            case let .storeRegion(stored): try regionStore.save(stored, appID: appID)
-            case let .forgetRegion(identifier): try regionStore.removeRegion(identifier: identifier, appID: appID)
+            // CLMonitor conditions (a non-empty group) persist as the monitor's records instead.
+            case let .storeRegion(stored) where stored.region.group.isEmpty:
+                try regionStore.save(stored, appID: appID)
+            case let .forgetRegion(identifier, group) where group.isEmpty:
+                try regionStore.removeRegion(identifier: identifier, appID: appID)
             default: break
             }
         } catch {

@@ -47,8 +47,8 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     case requestLocation(UpdateRequest)
     /// Region monitoring (`startMonitoring(for:)`): regions are the app's, shared by its clients.
     case startMonitoring(MonitoredRegion)
-    case stopMonitoring(identifier: String)
-    case requestRegionState(identifier: String)
+    case stopMonitoring(identifier: String, group: String = "")
+    case requestRegionState(identifier: String, group: String = "")
     /// The significant-change service.
     case startSignificantChanges
     case stopSignificantChanges
@@ -109,5 +109,5 @@ public enum EngineAction: Hashable, Codable, Sendable {
     /// Persist a region and its state (replacing any with the same identifier).
     case storeRegion(StoredRegion)
     /// Forget a persisted region.
-    case forgetRegion(identifier: String)
+    case forgetRegion(identifier: String, group: String = "")
 }

@@ -9,7 +9,7 @@ extension LocationEngine {
         return appAuthorization.allowsLocation && appAuthorization.accuracy == .full
     }
 
-    /// The app's monitored regions with their states, sorted by identifier.
+    /// The app's monitored regions (of every group) with their states, sorted by group and identifier.
     public var monitoredRegions: [StoredRegion] { regions.all }
 
     /// Memory held by the spatial index of the regions, bytes.
@@ -33,22 +33,26 @@ extension LocationEngine {
             if regionsAuthorized, let latest, now - latest.at <= configuration.cachedFixMaxAge {
                 evaluateRegions(latest.fix, at: now, into: &actions)
             }
-        case let .stopMonitoring(identifier):
-            guard regions.entry(identifier) != nil else { return }
-            regions.remove(identifier)
-            actions.append(.forgetRegion(identifier: identifier))
-        case let .requestRegionState(identifier):
-            guard let entry = regions.entry(identifier) else {
-                let region = MonitoredRegion(identifier: identifier, latitude: .nan, longitude: .nan, radius: .nan)
+        case let .stopMonitoring(identifier, group):
+            let key = MonitoredRegion.key(identifier: identifier, group: group)
+            guard regions.entry(key) != nil else { return }
+            regions.remove(key)
+            actions.append(.forgetRegion(identifier: identifier, group: group))
+        case let .requestRegionState(identifier, group):
+            let key = MonitoredRegion.key(identifier: identifier, group: group)
+            guard let entry = regions.entry(key) else {
+                let region = MonitoredRegion(
+                    identifier: identifier, latitude: .nan, longitude: .nan, radius: .nan, group: group
+                )
                 actions.append(.region(id, .failed(region, .notMonitored)))
                 return
             }
             if entry.state != .unknown || !regionsAuthorized {
                 actions.append(.region(id, .determined(entry.region, entry.state, fix: nil)))
             } else {
-                var request = regions.stateRequests[identifier] ?? ([], now + configuration.regionStateRequestBudget)
+                var request = regions.stateRequests[key] ?? ([], now + configuration.regionStateRequestBudget)
                 if !request.clients.contains(id) { request.clients.append(id) }
-                regions.stateRequests[identifier] = request
+                regions.stateRequests[key] = request
             }
         default:
             break
@@ -66,14 +70,16 @@ extension LocationEngine {
         else { return .invalidCenter }
         guard region.radius.isFinite, region.radius > 0 else { return .invalidRadius }
         if region.radius > configuration.maximumRegionDistance { return .radiusTooLarge }
-        if regions.entry(region.identifier) == nil && regions.count >= configuration.regionLimit {
+        if regions.entry(region.key) == nil && regions.count(inGroup: region.group) >= configuration.regionLimit {
             return .tooManyRegions
         }
         return nil
     }
 
     mutating func restore(_ stored: [StoredRegion]) {
-        for item in stored where refusal(of: item.region) == nil || regions.entry(item.region.identifier) != nil {
+        // Accepted once, they stay: neither today's authorization nor a lowered limit drops them
+        // (the store still holds them); only geometry the index cannot hold is skipped.
+        for item in stored {
             _ = regions.insert(item.region, state: item.state)
         }
     }
@@ -87,7 +93,7 @@ extension LocationEngine {
         for change in changes {
             switch change {
             case let .determined(region, state):
-                regions.stateRequests[region.identifier] = nil
+                regions.stateRequests[region.key] = nil
                 for client in everyone { actions.append(.region(client, .determined(region, state, fix: fix))) }
                 actions.append(.storeRegion(StoredRegion(region: region, state: state)))
             case let .crossed(region, state):
@@ -104,10 +110,10 @@ extension LocationEngine {
     }
 
     mutating func expireRegionRequests(at now: Double, into actions: inout [EngineAction]) {
-        for identifier in regions.stateRequests.keys.sorted() {
-            guard let request = regions.stateRequests[identifier], now >= request.deadline else { continue }
-            regions.stateRequests[identifier] = nil
-            guard let entry = regions.entry(identifier) else { continue }
+        for key in regions.stateRequests.keys.sorted() {
+            guard let request = regions.stateRequests[key], now >= request.deadline else { continue }
+            regions.stateRequests[key] = nil
+            guard let entry = regions.entry(key) else { continue }
             for client in request.clients where clients[client] != nil {
                 actions.append(.region(client, .determined(entry.region, entry.state, fix: nil)))
             }

@@ -12,11 +12,15 @@ public struct MonitoredRegion: Hashable, Codable, Sendable {
     public var radius: Double
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
+    /// Who owns the region: "" for `CLLocationManager`'s regions, "monitor:<name>" for a
+    /// `CLMonitor`'s conditions. Identifiers are unique within a group; limits count per group.
+    public var group: String
 
     public init(
         identifier: String, latitude: Double, longitude: Double, radius: Double,
-        notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+        notifyOnEntry: Bool = true, notifyOnExit: Bool = true, group: String = ""
     ) {
+        self.group = group
         self.identifier = identifier
         self.latitude = latitude
         self.longitude = longitude
@@ -24,6 +28,15 @@ public struct MonitoredRegion: Hashable, Codable, Sendable {
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
     }
+}
+
+extension MonitoredRegion {
+    /// The engine's key for a region: its identifier, qualified by its group.
+    static func key(identifier: String, group: String) -> String {
+        group.isEmpty ? identifier : group + "\u{1F}" + identifier
+    }
+
+    var key: String { Self.key(identifier: identifier, group: group) }
 }
 
 /// Where the device is relative to a region (`CLRegionState`'s cases).

@@ -36,40 +36,47 @@ struct RegionMonitor: Sendable {
     private var entries: [Entry?] = []
     private var handles: [String: CircleIndex.Handle] = [:]
     private var watched: Set<CircleIndex.Handle> = []
-    /// `requestState` calls waiting for an undetermined region: identifier → clients, deadline.
+    /// `requestState` calls waiting for an undetermined region: key → clients, deadline.
     var stateRequests: [String: (clients: [ClientID], deadline: Double)] = [:]
+
+    private var groupCounts: [String: Int] = [:]
 
     var count: Int { handles.count }
 
-    func entry(_ identifier: String) -> Entry? {
-        handles[identifier].flatMap { entries[Int($0)] }
+    func count(inGroup group: String) -> Int { groupCounts[group] ?? 0 }
+
+    /// The region with this key (`MonitoredRegion.key`).
+    func entry(_ key: String) -> Entry? {
+        handles[key].flatMap { entries[Int($0)] }
     }
 
-    /// Every region with its state, sorted by identifier.
+    /// Every region with its state, sorted by key.
     var all: [StoredRegion] {
-        handles.keys.sorted().compactMap { id in entry(id).map { StoredRegion(region: $0.region, state: $0.state) } }
+        handles.keys.sorted().compactMap { key in entry(key).map { StoredRegion(region: $0.region, state: $0.state) } }
     }
 
     /// Adds or replaces a region (a repeated identifier replaces, as Apple's). False when the
     /// centre or radius cannot be indexed.
     mutating func insert(_ region: MonitoredRegion, state: RegionState) -> Bool {
-        remove(region.identifier)
+        remove(region.key)
         guard let handle = index.insert(latitude: region.latitude, longitude: region.longitude, radius: region.radius)
         else { return false }
         let slot = Int(handle)
         if slot >= entries.count { entries.append(contentsOf: repeatElement(nil, count: slot + 1 - entries.count)) }
         entries[slot] = Entry(region: region, state: state)
-        handles[region.identifier] = handle
+        handles[region.key] = handle
+        groupCounts[region.group, default: 0] += 1
         updateWatch(handle)
         return true
     }
 
-    mutating func remove(_ identifier: String) {
-        guard let handle = handles.removeValue(forKey: identifier) else { return }
+    mutating func remove(_ key: String) {
+        guard let handle = handles.removeValue(forKey: key) else { return }
+        if let group = entries[Int(handle)]?.region.group { groupCounts[group, default: 1] -= 1 }
         index.remove(handle)
         entries[Int(handle)] = nil
         watched.remove(handle)
-        stateRequests[identifier] = nil
+        stateRequests[key] = nil
     }
 
     private mutating func updateWatch(_ handle: CircleIndex.Handle) {
