@@ -68,6 +68,8 @@ extension LocationRuntime {
         scheduler: any Scheduler,
         identity: AppIdentity,
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        configuration: LocationEngine.Configuration = .init(),
+        persistsRegions: Bool = true,
         logger: Logger = Logger(label: "corelocation")
     ) -> LocationRuntime {
         let store: AuthorizationStore?
@@ -85,13 +87,13 @@ extension LocationRuntime {
             sourcesAreSimulated: !sources.isEmpty && sources.allSatisfy(\.descriptor.isSimulated),
             logger: logger
         )
-        var configuration = LocationEngine.Configuration()
+        var configuration = configuration
         if let limit = environment["CORELOCATION_REGION_LIMIT"].flatMap(Int.init), limit > 0 {
             configuration.regionLimit = limit
         }
         return LocationRuntime(
             sources: sources, scheduler: scheduler, authorization: authorization, configuration: configuration,
-            regionStore: store.map { RegionStore(database: $0.database) }, logger: logger
+            regionStore: persistsRegions ? store.map { RegionStore(database: $0.database) } : nil, logger: logger
         )
     }
 }

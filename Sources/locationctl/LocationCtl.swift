@@ -17,7 +17,7 @@ struct LocationCtl: AsyncParsableCommand {
             are asked (Allow Once / Allow While Using App / Don't Allow); otherwise the stored decision \
             or the default policy applies. `locationctl authorize` plays the Settings app.
             """,
-        subcommands: [Locate.self, Track.self, Authorize.self, Status.self]
+        subcommands: [Locate.self, Track.self, Monitor.self, Authorize.self, Status.self]
     )
 
     static func main() async {
