@@ -40,8 +40,11 @@ public struct CircleIndex: Sendable {
     static let freeKey = UInt64.max
     static let polarKey = UInt64.max - 1
 
-    /// Cell key → the circles whose centre lies in that cell (at the cell's level).
+    /// Recent insertions: cell key → the circles whose centre lies in that cell (at its level).
     private var cells: [UInt64: [Record]] = [:]
+    private var cellsCount = 0
+    /// The compacted bulk: records sorted by cell key, found through an open-addressing table.
+    private var frozen = FrozenCells()
     /// Handle → cell key (`freeKey` for a free handle, `polarKey` for the polar list).
     private var keys: [UInt64] = []
     private var levelCounts = [Int](repeating: 0, count: CircleIndex.levels)
@@ -77,7 +80,9 @@ public struct CircleIndex: Sendable {
         if let (level, key) = Self.cell(latitude: latitude, longitude: lon, radius: radius) {
             keys[Int(handle)] = key
             cells[key, default: []].append(record)
+            cellsCount += 1
             levelCounts[level] += 1
+            if cellsCount > max(4096, frozen.liveCount / 4) { compact() }
         } else {
             keys[Int(handle)] = Self.polarKey
             polar.append(record)
@@ -94,13 +99,17 @@ public struct CircleIndex: Sendable {
         if key == Self.polarKey {
             polar.removeAll { $0.handle == handle }
         } else {
+            var removedRecent = false
             if var records = cells.removeValue(forKey: key) {
                 if let position = records.firstIndex(where: { $0.handle == handle }) {
                     records.swapAt(position, records.count - 1)
                     records.removeLast()
+                    cellsCount -= 1
+                    removedRecent = true
                 }
                 if !records.isEmpty { cells[key] = records }
             }
+            if !removedRecent { frozen.remove(handle, key: key) }
             levelCounts[Int(key >> 58)] -= 1
         }
         keys[i] = Self.freeKey
@@ -112,8 +121,22 @@ public struct CircleIndex: Sendable {
     public func circle(_ handle: Handle) -> (latitude: Double, longitude: Double, radius: Double)? {
         let i = Int(handle)
         guard i < keys.count, keys[i] != Self.freeKey else { return nil }
-        let records = keys[i] == Self.polarKey ? polar : cells[keys[i]] ?? []
+        let records = keys[i] == Self.polarKey ? polar : (cells[keys[i]] ?? []) + frozen.records(keys[i])
         return records.first { $0.handle == handle }.map { ($0.latitude, $0.longitude, $0.radius) }
+    }
+
+    /// Moves the recent insertions into the compact sorted layout (done automatically once they
+    /// exceed a quarter of it; call it after a bulk load so queries read contiguous memory).
+    public mutating func compact() {
+        guard cellsCount > 0 else { return }
+        var recent: [(UInt64, Record)] = []
+        recent.reserveCapacity(cellsCount)
+        for (key, records) in cells {
+            for record in records { recent.append((key, record)) }
+        }
+        frozen.merge(recent)
+        cells = [:]
+        cellsCount = 0
     }
 
     /// Appends to `result` the handle of every circle containing the point (geodesic distance ≤
@@ -132,9 +155,15 @@ public struct CircleIndex: Sendable {
             let otherRow = y - Double(row) < 0.5 ? row - 1 : row + 1
             var otherColumn = x - Double(column) < 0.5 ? column - 1 : column + 1
             if otherColumn < 0 { otherColumn += columns } else if otherColumn >= columns { otherColumn -= columns }
-            for r in [row, otherRow] where r >= 0 && r < rows {
-                for c in [column, otherColumn] {
-                    guard let records = cells[Self.key(level: level, row: r, column: c)] else { continue }
+            for rowPick in 0..<2 {
+                let r = rowPick == 0 ? row : otherRow
+                guard r >= 0 && r < rows else { continue }
+                for columnPick in 0..<2 {
+                    let key = Self.key(level: level, row: r, column: columnPick == 0 ? column : otherColumn)
+                    frozen.forEach(key) { record in
+                        if Self.contains(record, latitude, lon, scale) { result.append(record.handle) }
+                    }
+                    guard cellsCount > 0, let records = cells[key] else { continue }
                     for record in records where Self.contains(record, latitude, lon, scale) {
                         result.append(record.handle)
                     }
@@ -147,7 +176,7 @@ public struct CircleIndex: Sendable {
     /// (32 bytes of header plus its capacity × 32), the hash of cells (key, reference and one
     /// byte of metadata per bucket), the handle table, the polar and free lists.
     public var estimatedBytes: Int {
-        var bytes = cells.capacity * (8 + 8 + 1)
+        var bytes = cells.capacity * (8 + 8 + 1) + frozen.estimatedBytes
         for records in cells.values {
             bytes += 32 + records.capacity * MemoryLayout<Record>.stride
         }
@@ -177,7 +206,7 @@ public struct CircleIndex: Sendable {
     /// distance at the point's own scale decides when it is clear of the radius by its error bound
     /// (2 % + 0.5 m: the meridians' convergence over ≤ 10 km at ≤ 80° is < 1 %); otherwise the
     /// geodesic decides.
-    private static func contains(_ record: Record, _ latitude: Double, _ longitude: Double, _ scale: LocalScale) -> Bool {
+    static func contains(_ record: Record, _ latitude: Double, _ longitude: Double, _ scale: LocalScale) -> Bool {
         if scale.usable {
             var dLon = longitude - record.longitude
             if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }

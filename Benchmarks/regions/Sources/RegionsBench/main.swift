@@ -38,6 +38,7 @@ index.reserveCapacity(n)
 for i in 0..<n {
     _ = index.insert(latitude: circles[3 * i], longitude: circles[3 * i + 1], radius: circles[3 * i + 2])
 }
+index.compact()
 let after = residentKiB()
 
 var result: [CircleIndex.Handle] = []
