@@ -11,7 +11,10 @@ extension CLLocationManager {
     }
 
     func currentMonitoredRegions() -> Set<CLRegion> {
-        Set(runtime.monitoredRegions.filter { $0.region.group.isEmpty }.map { CLCircularRegion(monitored: $0.region) as CLRegion })
+        Set(
+            runtime.monitoredRegions.filter { $0.region.group.isEmpty }.map {
+                CLCircularRegion(monitored: $0.region) as CLRegion
+            })
     }
 
     func startMonitoringRegion(_ region: CLRegion) {
@@ -38,26 +41,26 @@ extension CLLocationManager {
     func deliverRegionNotice(_ notice: RegionNotice) {
         guard notice.region.group.isEmpty else { return }  // a CLMonitor's condition
         switch notice {
-        case let .started(monitored):
+        case .started(let monitored):
             let region = CLCircularRegion(monitored: monitored)
             callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: region) }
-        case let .failed(monitored, failure):
+        case .failed(let monitored, let failure):
             let region = CLCircularRegion(monitored: monitored)
             let code: CLError.Code = failure == .denied ? .regionMonitoringDenied : .regionMonitoringFailure
             let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
             callDelegate { manager, delegate in
                 delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
             }
-        case let .determined(monitored, state, _):
+        case .determined(let monitored, let state, _):
             let region = CLCircularRegion(monitored: monitored)
             let clState = CLRegionState(state)
             callDelegate { manager, delegate in
                 delegate.locationManager(manager, didDetermineState: clState, for: region)
             }
-        case let .entered(monitored, _):
+        case .entered(let monitored, _):
             let region = CLCircularRegion(monitored: monitored)
             callDelegate { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
-        case let .exited(monitored, _):
+        case .exited(let monitored, _):
             let region = CLCircularRegion(monitored: monitored)
             callDelegate { manager, delegate in delegate.locationManager(manager, didExitRegion: region) }
         }
@@ -89,8 +92,8 @@ extension RegionNotice {
     /// The region the notice is about.
     var region: MonitoredRegion {
         switch self {
-        case let .started(region), let .failed(region, _), let .determined(region, _, _), let .entered(region, _),
-            let .exited(region, _):
+        case .started(let region), .failed(let region, _), .determined(let region, _, _), .entered(let region, _),
+            .exited(let region, _):
             region
         }
     }

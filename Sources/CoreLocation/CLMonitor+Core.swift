@@ -24,7 +24,7 @@ final class MonitorCore: Sendable {
         self.runtime = runtime
         self.continuation = continuation
         let client = runtime.addClient(label: "CLMonitor \(name)") { [weak self] event in
-            if case let .region(notice) = event { self?.handle(notice) }
+            if case .region(let notice) = event { self?.handle(notice) }
         }
         state.withLock { $0.client = client }
         restore()
@@ -44,7 +44,8 @@ final class MonitorCore: Sendable {
     func add(_ condition: any CLCondition, identifier: String, assuming assumed: CLMonitor.Event.State) {
         remove(identifier)
         guard let circle = condition as? CLMonitor.CircularGeographicCondition else {
-            let event = CLMonitor.Event(identifier: identifier, state: .unmonitored, date: now, flags: .conditionUnsupported)
+            let event = CLMonitor.Event(
+                identifier: identifier, state: .unmonitored, date: now, flags: .conditionUnsupported)
             update(CLMonitor.Record(condition: condition, lastEvent: event), yield: true)
             return
         }
@@ -57,7 +58,8 @@ final class MonitorCore: Sendable {
         guard state.withLock({ $0.records.removeValue(forKey: identifier) }) != nil else { return }
         send(.stopMonitoring(identifier: identifier, group: group))
         do {
-            try runtime.regionStore?.removeRecord(identifier: identifier, monitor: name, appID: runtime.authorization.identity.id)
+            try runtime.regionStore?.removeRecord(
+                identifier: identifier, monitor: name, appID: runtime.authorization.identity.id)
         } catch {
             runtime.logger.error("Cannot forget a monitor record", metadata: ["error": "\(error)"])
         }
@@ -78,17 +80,19 @@ final class MonitorCore: Sendable {
     private func handle(_ notice: RegionNotice) {
         let event: CLMonitor.Event
         switch notice {
-        case let .failed(region, failure) where region.group == group:
+        case .failed(let region, let failure) where region.group == group:
             let flags: CLMonitor.EventFlags
             switch failure {
             case .denied:
-                flags = runtime.authorization.authorization.accuracy == .reduced ? .accuracyLimited : .authorizationDenied
+                flags =
+                    runtime.authorization.authorization.accuracy == .reduced ? .accuracyLimited : .authorizationDenied
             case .tooManyRegions: flags = .conditionLimitExceeded
             default: flags = .conditionUnsupported
             }
             event = CLMonitor.Event(identifier: region.identifier, state: .unmonitored, date: now, flags: flags)
-        case let .determined(region, regionState, fix) where region.group == group && fix != nil:
-            let mapped: CLMonitor.Event.State = regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
+        case .determined(let region, let regionState, let fix) where region.group == group && fix != nil:
+            let mapped: CLMonitor.Event.State =
+                regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
             guard record(for: region.identifier)?.lastEvent.state != mapped else { return }
             event = CLMonitor.Event(identifier: region.identifier, state: mapped, date: fix?.timestamp ?? now)
         default:
@@ -134,7 +138,8 @@ final class MonitorCore: Sendable {
         do {
             rows = try store.records(monitor: name, appID: runtime.authorization.identity.id)
         } catch {
-            runtime.logger.error("Cannot read the records of a monitor", metadata: ["monitor": "\(name)", "error": "\(error)"])
+            runtime.logger.error(
+                "Cannot read the records of a monitor", metadata: ["monitor": "\(name)", "error": "\(error)"])
             return
         }
         var regions: [StoredRegion] = []
@@ -147,10 +152,12 @@ final class MonitorCore: Sendable {
                 continue
             }
             let flags: CLMonitor.EventFlags = stored.circular == nil ? .conditionUnsupported : []
-            let event = CLMonitor.Event(identifier: row.identifier, state: monitoringState, date: row.date, flags: flags)
+            let event = CLMonitor.Event(
+                identifier: row.identifier, state: monitoringState, date: row.date, flags: flags)
             state.withLock { $0.records[row.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }
             if let circle = stored.circular {
-                let known: RegionState = monitoringState == .satisfied ? .inside : monitoringState == .unsatisfied ? .outside : .unknown
+                let known: RegionState =
+                    monitoringState == .satisfied ? .inside : monitoringState == .unsatisfied ? .outside : .unknown
                 regions.append(StoredRegion(region: region(circle, identifier: row.identifier), state: known))
             }
         }

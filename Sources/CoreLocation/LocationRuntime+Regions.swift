@@ -22,9 +22,9 @@ extension LocationRuntime {
         do {
             switch action {
             // CLMonitor conditions (a non-empty group) persist as the monitor's records instead.
-            case let .storeRegion(stored) where stored.region.group.isEmpty:
+            case .storeRegion(let stored) where stored.region.group.isEmpty:
                 try regionStore.save(stored, appID: appID)
-            case let .forgetRegion(identifier, group) where group.isEmpty:
+            case .forgetRegion(let identifier, let group) where group.isEmpty:
                 try regionStore.removeRegion(identifier: identifier, appID: appID)
             default: break
             }

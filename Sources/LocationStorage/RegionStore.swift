@@ -103,7 +103,8 @@ public final class RegionStore: Sendable {
         let identifier = try row.decode(String.self, forColumn: "identifier")
         let stateText = try row.decode(String.self, forColumn: "state")
         guard let state = RegionState(rawValue: stateText) else {
-            throw StorageError(code: .invalidValue, message: "unknown region state \"\(stateText)\" stored for \(identifier)")
+            throw StorageError(
+                code: .invalidValue, message: "unknown region state \"\(stateText)\" stored for \(identifier)")
         }
         return StoredRegion(
             region: MonitoredRegion(

@@ -29,7 +29,9 @@ extension LocationCtl {
 
         @Option(
             name: .customLong("region"),
-            help: ArgumentHelp("A circle to monitor: latitude, longitude, radius in metres, optional identifier.", valueName: "lat,lon,radius[,id]")
+            help: ArgumentHelp(
+                "A circle to monitor: latitude, longitude, radius in metres, optional identifier.",
+                valueName: "lat,lon,radius[,id]")
         )
         var regions: [RegionArgument] = []
 
@@ -44,7 +46,9 @@ extension LocationCtl {
                 throw ValidationError("Nothing to monitor: give at least one --region or --significant.")
             }
             let names = regions.map(\.identifier)
-            if Set(names).count != names.count { throw ValidationError("Two --region options have the same identifier.") }
+            if Set(names).count != names.count {
+                throw ValidationError("Two --region options have the same identifier.")
+            }
         }
 
         @MainActor
@@ -57,18 +61,21 @@ extension LocationCtl {
             // The engine's region notices carry the fix that decided them; a second engine client
             // hears them with it, so each printed event has its exact time and coordinate.
             let listener = runtime.addClient(label: "locationctl monitor") { event in
-                if case let .region(notice) = event { bridge.notice(notice) }
+                if case .region(let notice) = event { bridge.notice(notice) }
             }
             let manager = CLLocationManager()
             manager.delegate = bridge
             let circles = regions.map {
-                CLCircularRegion(center: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius, identifier: $0.identifier)
+                CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius,
+                    identifier: $0.identifier)
             }
-            var started = false, asked = false
+            var started = false
+            var asked = false
             let writer = EventWriter(format: format)
             loop: for await event in bridge.events {
                 switch event {
-                case let .authorization(status):
+                case .authorization(let status):
                     if status.isAuthorized, !started {
                         started = true
                         for circle in circles { manager.startMonitoring(for: circle) }
@@ -82,12 +89,13 @@ extension LocationCtl {
                     } else if status == .denied || status == .restricted {
                         try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
                     }
-                case let .notice(notice):
+                case .notice(let notice):
                     writer.write(notice)
-                case let .significant(location):
+                case .significant(let location):
                     writer.writeSignificant(location)
-                case let .failed(identifier, error):
-                    printError("monitoring \(identifier) failed: kCLError \(error.code.rawValue): \(error.localizedDescription)")
+                case .failed(let identifier, let error):
+                    let code = error.code.rawValue
+                    printError("monitoring \(identifier) failed: kCLError \(code): \(error.localizedDescription)")
                 case .sourceFinished:
                     break loop
                 }

@@ -40,7 +40,9 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
         for location in locations { continuation.yield(.significant(location)) }
     }
 
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {
         continuation.yield(.failed(region?.identifier ?? "?", error as? CLError ?? CLError(.regionMonitoringFailure)))
     }
 }
@@ -52,11 +54,11 @@ struct EventWriter {
 
     func write(_ notice: RegionNotice) {
         switch notice {
-        case let .determined(region, state, fix?):
+        case .determined(let region, let state, let fix?):
             emit(event: "state", identifier: region.identifier, fix: fix, state: state.rawValue)
-        case let .entered(region, fix):
+        case .entered(let region, let fix):
             emit(event: "enter", identifier: region.identifier, fix: fix)
-        case let .exited(region, fix):
+        case .exited(let region, let fix):
             emit(event: "exit", identifier: region.identifier, fix: fix)
         default:
             break
@@ -71,10 +73,14 @@ struct EventWriter {
     }
 
     private func emit(event: String, identifier: String, fix: Fix, state: String? = nil) {
-        emit(event: event, identifier: identifier, time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude, state: state)
+        emit(
+            event: event, identifier: identifier, time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude,
+            state: state)
     }
 
-    private func emit(event: String, identifier: String?, time: Date, latitude: Double, longitude: Double, state: String? = nil) {
+    private func emit(
+        event: String, identifier: String?, time: Date, latitude: Double, longitude: Double, state: String? = nil
+    ) {
         let stamp = time.formatted(LocationWriter.timestampFormat)
         switch format {
         case .text:

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Circles on the WGS84 ellipsoid, indexed to answer "which circles contain this point?" fast.
@@ -150,8 +150,10 @@ public struct CircleIndex: Sendable {
             let size = Self.cellDegrees(level)
             let rows = 1 << level
             let columns = rows << 1
-            let y = (latitude + 90) / size, x = (lon + 180) / size
-            let row = min(Int(y), rows - 1), column = min(Int(x), columns - 1)
+            let y = (latitude + 90) / size
+            let x = (lon + 180) / size
+            let row = min(Int(y), rows - 1)
+            let column = min(Int(x), columns - 1)
             let otherRow = y - Double(row) < 0.5 ? row - 1 : row + 1
             var otherColumn = x - Double(column) < 0.5 ? column - 1 : column + 1
             if otherColumn < 0 { otherColumn += columns } else if otherColumn >= columns { otherColumn -= columns }

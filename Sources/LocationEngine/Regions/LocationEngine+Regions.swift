@@ -19,7 +19,7 @@ extension LocationEngine {
         _ command: ClientCommand, from id: ClientID, at now: Double, into actions: inout [EngineAction]
     ) {
         switch command {
-        case let .startMonitoring(region):
+        case .startMonitoring(let region):
             if let failure = refusal(of: region) {
                 actions.append(.region(id, .failed(region, failure)))
                 return
@@ -33,12 +33,12 @@ extension LocationEngine {
             if regionsAuthorized, let latest, now - latest.at <= configuration.cachedFixMaxAge {
                 evaluateRegions(latest.fix, at: now, into: &actions)
             }
-        case let .stopMonitoring(identifier, group):
+        case .stopMonitoring(let identifier, let group):
             let key = MonitoredRegion.key(identifier: identifier, group: group)
             guard regions.entry(key) != nil else { return }
             regions.remove(key)
             actions.append(.forgetRegion(identifier: identifier, group: group))
-        case let .requestRegionState(identifier, group):
+        case .requestRegionState(let identifier, let group):
             let key = MonitoredRegion.key(identifier: identifier, group: group)
             guard let entry = regions.entry(key) else {
                 let region = MonitoredRegion(
@@ -92,15 +92,16 @@ extension LocationEngine {
         let everyone = clients.keys.sorted { $0.rawValue < $1.rawValue }
         for change in changes {
             switch change {
-            case let .determined(region, state):
+            case .determined(let region, let state):
                 regions.stateRequests[region.key] = nil
                 for client in everyone { actions.append(.region(client, .determined(region, state, fix: fix))) }
                 actions.append(.storeRegion(StoredRegion(region: region, state: state)))
-            case let .crossed(region, state):
+            case .crossed(let region, let state):
                 let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
                 for client in everyone {
                     if notify {
-                        actions.append(.region(client, state == .inside ? .entered(region, fix: fix) : .exited(region, fix: fix)))
+                        actions.append(
+                            .region(client, state == .inside ? .entered(region, fix: fix) : .exited(region, fix: fix)))
                     }
                     actions.append(.region(client, .determined(region, state, fix: fix)))
                 }

@@ -90,7 +90,8 @@ struct RegionMonitor: Sendable {
 
     /// The hysteresis distance, metres, for a region of `radius` metres.
     static func hysteresis(radius: Double, configuration: LocationEngine.Configuration) -> Double {
-        min(max(configuration.regionHysteresisFraction * radius, configuration.regionHysteresisMinimum),
+        min(
+            max(configuration.regionHysteresisFraction * radius, configuration.regionHysteresisMinimum),
             configuration.regionHysteresisMaximum)
     }
 

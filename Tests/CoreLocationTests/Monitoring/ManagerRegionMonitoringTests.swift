@@ -4,6 +4,7 @@ import LocationEngine
 import LocationSources
 import LocationStorage
 import Testing
+
 @testable import CoreLocation
 
 @Suite struct ManagerRegionMonitoringTests {
@@ -20,7 +21,8 @@ import Testing
 
     @Test func startingInsideDeterminesInsideAndSharesTheRegionWithEveryManager() throws {
         let h = try MonitoringHarness()
-        let first = RegionDelegate(), second = RegionDelegate()
+        let first = RegionDelegate()
+        let second = RegionDelegate()
         let manager = h.manager(first)
         let other = h.manager(second)
         let region = CLCircularRegion(center: Self.eiffel, radius: 200, identifier: "tower")
@@ -46,7 +48,8 @@ import Testing
         let manager = h.manager(delegate)
         manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 0, identifier: "zero"))
         manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 2_000_000, identifier: "huge"))
-        manager.startMonitoring(for: CLCircularRegion(center: kCLLocationCoordinate2DInvalid, radius: 100, identifier: "nowhere"))
+        manager.startMonitoring(
+            for: CLCircularRegion(center: kCLLocationCoordinate2DInvalid, radius: 100, identifier: "nowhere"))
         manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 100, identifier: ""))
         manager.startMonitoring(for: CLBeaconRegion(uuid: UUID(), identifier: "beacon"))
         h.advance(by: 0)
@@ -74,8 +77,10 @@ import Testing
             #expect(delegate.calls == ["start:tower", "state:tower:inside"])
         }
         // The "next launch" of the app finds itself 2 km away.
-        let away = Geodesic.wgs84.direct(latitude1: Self.eiffel.latitude, longitude1: Self.eiffel.longitude, azimuth1: 45, distance: 2000)
-        let h = try MonitoringHarness(databasePath: path, scenario: .fixed(latitude: away.latitude, longitude: away.longitude))
+        let away = Geodesic.wgs84.direct(
+            latitude1: Self.eiffel.latitude, longitude1: Self.eiffel.longitude, azimuth1: 45, distance: 2000)
+        let h = try MonitoringHarness(
+            databasePath: path, scenario: .fixed(latitude: away.latitude, longitude: away.longitude))
         let delegate = RegionDelegate()
         let manager = h.manager(delegate)
         #expect(manager.monitoredRegions.map(\.identifier) == ["tower"])
@@ -87,7 +92,8 @@ import Testing
 
     @Test func aCorruptedDatabaseIsMovedAsideAndMonitoringStillWorks() throws {
         let path = MonitoringHarness.temporaryDatabase()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data("this is not SQLite, it is someone's notes".utf8).write(to: URL(fileURLWithPath: path))
         let h = try MonitoringHarness(databasePath: path)
         let manager = h.manager(RegionDelegate())
@@ -104,7 +110,10 @@ import Testing
         let delegate = RegionDelegate()
         let manager = h.manager(delegate)
         for i in 0..<4 {
-            manager.startMonitoring(for: CLCircularRegion(center: CLLocationCoordinate2D(latitude: 10, longitude: Double(i)), radius: 100, identifier: "r\(i)"))
+            manager.startMonitoring(
+                for: CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: 10, longitude: Double(i)), radius: 100, identifier: "r\(i)"
+                ))
         }
         h.advance(by: 0)
         #expect(delegate.calls.filter { !$0.hasPrefix("state:") } == ["start:r0", "start:r1", "start:r2", "fail:r3:5"])

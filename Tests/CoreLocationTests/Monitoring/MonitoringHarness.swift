@@ -4,6 +4,7 @@ import LocationSources
 import LocationStorage
 import Logging
 import Synchronization
+
 @testable import CoreLocation
 
 /// A runtime over a real on-disk database file (so a "restart" is a new runtime over the same
@@ -21,7 +22,8 @@ struct MonitoringHarness {
     )
 
     static func temporaryDatabase() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("monitoring-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "monitoring-tests-\(UUID().uuidString)")
         return directory.appendingPathComponent("corelocation.sqlite").path
     }
 
@@ -34,7 +36,8 @@ struct MonitoringHarness {
         self.databasePath = databasePath
         let database = try LocationDatabase(path: databasePath)
         let store = AuthorizationStore(database: database)
-        try store.save(AuthorizationDecision(appID: Self.identity.id, level: level, accuracy: accuracy, decidedAt: Date()))
+        try store.save(
+            AuthorizationDecision(appID: Self.identity.id, level: level, accuracy: accuracy, decidedAt: Date()))
         let source = try SimulatedLocationSource(scenario: scenario, scheduler: scheduler)
         let authorization = AuthorizationService(
             identity: Self.identity, store: store, prompter: nil, environmentPolicy: nil, sourcesAreSimulated: true,
@@ -68,14 +71,20 @@ final class RegionDelegate: NSObject, CLLocationManagerDelegate, Sendable {
     func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
         record("start:\(region.identifier)")
     }
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {
         record("fail:\(region?.identifier ?? "nil"):\((error as? CLError)?.code.rawValue ?? -1)")
     }
     func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
         record("state:\(region.identifier):\(state == .inside ? "inside" : state == .outside ? "outside" : "unknown")")
     }
-    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) { record("enter:\(region.identifier)") }
-    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) { record("exit:\(region.identifier)") }
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        record("enter:\(region.identifier)")
+    }
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        record("exit:\(region.identifier)")
+    }
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         record("locations:\(locations.count)")
     }

@@ -9,10 +9,14 @@ import Testing
 /// of `RegionMonitor`, from the track points, the WGS84 geodesic and the rule as documented in
 /// docs/decisions/0005-region-monitoring.md.
 @Suite struct RecordedTrackRegionTests {
-    static let source = SourceDescriptor(id: SourceID("gps"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
+    static let source = SourceDescriptor(
+        id: SourceID("gps"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
     static let client = ClientID(1)
 
-    struct Sample { var time: Double; var fix: Fix }
+    struct Sample {
+        var time: Double
+        var fix: Fix
+    }
 
     static func samples(_ name: String, noiseSeed: UInt64? = nil) throws -> [Sample] {
         let route = try #require(BuiltInRoute.named(name))
@@ -24,7 +28,10 @@ import Testing
                 timestamp: point.time ?? Date(timeIntervalSince1970: offset), isSimulated: true
             )
             if var generator = noise {
-                guard case let .fix(noisy) = generator.apply(to: fix, at: offset) else { noise = generator; continue }
+                guard case .fix(let noisy) = generator.apply(to: fix, at: offset) else {
+                    noise = generator
+                    continue
+                }
                 noise = generator
                 fix = noisy
             }
@@ -38,11 +45,14 @@ import Testing
     static func regions(along samples: [Sample], radius: Double) -> [MonitoredRegion] {
         var regions = [1, 2, 3].map { quarter -> MonitoredRegion in
             let p = samples[samples.count * quarter / 4].fix
-            return MonitoredRegion(identifier: "q\(quarter)", latitude: p.latitude, longitude: p.longitude, radius: radius)
+            return MonitoredRegion(
+                identifier: "q\(quarter)", latitude: p.latitude, longitude: p.longitude, radius: radius)
         }
         let start = samples[0].fix
-        let far = Geodesic.wgs84.direct(latitude1: start.latitude, longitude1: start.longitude, azimuth1: 0, distance: 50_000)
-        regions.append(MonitoredRegion(identifier: "far", latitude: far.latitude, longitude: far.longitude, radius: radius))
+        let far = Geodesic.wgs84.direct(
+            latitude1: start.latitude, longitude1: start.longitude, azimuth1: 0, distance: 50_000)
+        regions.append(
+            MonitoredRegion(identifier: "far", latitude: far.latitude, longitude: far.longitude, radius: radius))
         return regions
     }
 
@@ -51,10 +61,14 @@ import Testing
     /// needs evidence lasting 20 s with no contrary evidence.
     static func expectedEvents(_ region: MonitoredRegion, _ samples: [Sample]) -> [String] {
         let h = min(max(0.1 * region.radius, 10), 200)
-        var state = "unknown", pending: (String, Double)?
+        var state = "unknown"
+        var pending: (String, Double)?
         var events: [String] = []
         for (i, s) in samples.enumerated() {
-            let d = Geodesic.wgs84.inverse(latitude1: region.latitude, longitude1: region.longitude, latitude2: s.fix.latitude, longitude2: s.fix.longitude).distance
+            let d = Geodesic.wgs84.inverse(
+                latitude1: region.latitude, longitude1: region.longitude, latitude2: s.fix.latitude,
+                longitude2: s.fix.longitude
+            ).distance
             let a = s.fix.horizontalAccuracy
             let seen = d + a <= region.radius - h ? "in" : d - a >= region.radius + h ? "out" : nil
             guard let seen else { continue }
@@ -85,11 +99,12 @@ import Testing
         for (i, s) in samples.enumerated() {
             d.advance(to: s.time)
             for action in d.send(.source(source.id, .fix(s.fix))) {
-                guard case let .region(_, notice) = action else { continue }
+                guard case .region(_, let notice) = action else { continue }
                 switch notice {
-                case let .determined(r, state, _): events.append("\(state == .inside ? "in" : "out"):\(r.identifier)@\(i)")
-                case let .entered(r, _): events.append("enter:\(r.identifier)@\(i)")
-                case let .exited(r, _): events.append("exit:\(r.identifier)@\(i)")
+                case .determined(let r, let state, _):
+                    events.append("\(state == .inside ? "in" : "out"):\(r.identifier)@\(i)")
+                case .entered(let r, _): events.append("enter:\(r.identifier)@\(i)")
+                case .exited(let r, _): events.append("exit:\(r.identifier)@\(i)")
                 default: break
                 }
             }
@@ -119,7 +134,10 @@ import Testing
             let index = Int(event.split(separator: "@")[1]) ?? 0
             let region = try #require(regions.first { $0.identifier == name })
             let fix = samples[index].fix
-            let d = Geodesic.wgs84.inverse(latitude1: region.latitude, longitude1: region.longitude, latitude2: fix.latitude, longitude2: fix.longitude).distance
+            let d = Geodesic.wgs84.inverse(
+                latitude1: region.latitude, longitude1: region.longitude, latitude2: fix.latitude,
+                longitude2: fix.longitude
+            ).distance
             #expect(event.hasPrefix("enter:") ? d < region.radius : d > region.radius)
         }
     }
@@ -133,8 +151,11 @@ import Testing
             let regions = Self.regions(along: samples, radius: radius)
             let events = Self.run(samples, regions: regions)
             for quarter in 1...3 {
-                #expect(events.filter { $0.hasPrefix("enter:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)")
-                #expect(events.filter { $0.hasPrefix("exit:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)")
+                #expect(
+                    events.filter { $0.hasPrefix("enter:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)"
+                )
+                #expect(
+                    events.filter { $0.hasPrefix("exit:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)")
             }
             for region in regions {
                 #expect(events.filter { $0.contains(":\(region.identifier)@") } == Self.expectedEvents(region, samples))

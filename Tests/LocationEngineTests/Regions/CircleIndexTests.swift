@@ -12,7 +12,8 @@ import Testing
         var found: Set<UInt32> = []
         for (i, c) in circles.enumerated() {
             guard let c else { continue }
-            let d = Geodesic.wgs84.inverse(latitude1: c.lat, longitude1: c.lon, latitude2: lat, longitude2: lon).distance
+            let d = Geodesic.wgs84.inverse(latitude1: c.lat, longitude1: c.lon, latitude2: lat, longitude2: lon)
+                .distance
             if d <= c.radius { found.insert(UInt32(i)) }
         }
         return found
@@ -28,7 +29,9 @@ import Testing
             let anchor = [(45.0, 6.0), (89.5, 0.0), (-10.0, 179.99), (0.0, -179.99)][Int.random(in: 0..<4, using: &rng)]
             let lat = max(-90, min(90, anchor.0 + Double.random(in: -1...1, using: &rng)))
             let lon = anchor.1 + Double.random(in: -1...1, using: &rng)
-            let radius = [5.0, 150, 2000, 50_000, 1_000_000][Int.random(in: 0..<5, using: &rng)] * Double.random(in: 0.5...1, using: &rng)
+            let radius =
+                [5.0, 150, 2000, 50_000, 1_000_000][Int.random(in: 0..<5, using: &rng)]
+                * Double.random(in: 0.5...1, using: &rng)
             let handle = index.insert(latitude: lat, longitude: lon, radius: radius)
             #expect(handle == UInt32(circles.count))
             circles.append(Circle(lat: lat, lon: lon > 180 ? lon - 360 : lon, radius: radius))
@@ -44,7 +47,9 @@ import Testing
             let lon = anchor.1 + Double.random(in: -1.5...1.5, using: &rng)
             var result: [UInt32] = []
             index.circles(containingLatitude: lat, longitude: lon, into: &result)
-            #expect(Set(result) == Self.bruteForce(circles, lat, lon > 180 ? lon - 360 : lon), "query \(q) at \(lat),\(lon)")
+            #expect(
+                Set(result) == Self.bruteForce(circles, lat, lon > 180 ? lon - 360 : lon), "query \(q) at \(lat),\(lon)"
+            )
             #expect(result.count == Set(result).count, "no duplicates")
         }
     }
@@ -55,7 +60,8 @@ import Testing
         for azimuth in stride(from: 0.0, to: 360, by: 15) {
             let on = Geodesic.wgs84.direct(latitude1: 45, longitude1: 6, azimuth1: azimuth, distance: 99.999)
             let off = Geodesic.wgs84.direct(latitude1: 45, longitude1: 6, azimuth1: azimuth, distance: 100.001)
-            var a: [UInt32] = [], b: [UInt32] = []
+            var a: [UInt32] = []
+            var b: [UInt32] = []
             index.circles(containingLatitude: on.latitude, longitude: on.longitude, into: &a)
             index.circles(containingLatitude: off.latitude, longitude: off.longitude, into: &b)
             #expect(a == [handle].compactMap { $0 })
@@ -88,7 +94,8 @@ import Testing
         index.reserveCapacity(n)
         for _ in 0..<n {
             _ = index.insert(
-                latitude: 45 + Double.random(in: 0..<0.5, using: &rng), longitude: 6 + Double.random(in: 0..<0.5, using: &rng),
+                latitude: 45 + Double.random(in: 0..<0.5, using: &rng),
+                longitude: 6 + Double.random(in: 0..<0.5, using: &rng),
                 radius: Double.random(in: 100...300, using: &rng)
             )
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LocationEngine
 
 @Suite struct RegionBadInputTests {
@@ -30,7 +31,10 @@ import Testing
 
     @Test func theLargestRadiusIsAccepted() {
         var d = driver()
-        d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: "big", latitude: 0, longitude: 0, radius: 1_000_000))))
+        d.send(
+            .client(
+                app, .startMonitoring(MonitoredRegion(identifier: "big", latitude: 0, longitude: 0, radius: 1_000_000)))
+        )
         #expect(d.trace(app) == ["start:big"])
     }
 
@@ -49,11 +53,18 @@ import Testing
     @Test func theLimitIsTwentyByDefaultAndReplacingAtTheLimitIsAllowed() {
         var d = driver()
         for i in 0..<20 {
-            d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: "r\(i)", latitude: 45, longitude: 6 + Double(i) * 0.01, radius: 100))))
+            d.send(
+                .client(
+                    app,
+                    .startMonitoring(
+                        MonitoredRegion(identifier: "r\(i)", latitude: 45, longitude: 6 + Double(i) * 0.01, radius: 100)
+                    )))
         }
-        d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: "r20", latitude: 45, longitude: 7, radius: 100))))
+        d.send(
+            .client(app, .startMonitoring(MonitoredRegion(identifier: "r20", latitude: 45, longitude: 7, radius: 100))))
         #expect(d.trace(app).last == "fail:r20:tooManyRegions")
-        d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: "r3", latitude: 44, longitude: 7, radius: 100))))
+        d.send(
+            .client(app, .startMonitoring(MonitoredRegion(identifier: "r3", latitude: 44, longitude: 7, radius: 100))))
         #expect(d.trace(app).last == "start:r3")
         #expect(d.engine.monitoredRegions.count == 20)
     }
@@ -64,7 +75,13 @@ import Testing
         var d = EngineDriver(engine: LocationEngine(sources: [gnss], configuration: configuration))
         d.send(.client(app, .register(label: "test", authorization: whenInUse)))
         for i in 0..<5000 {
-            d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: "r\(i)", latitude: 45 + Double(i / 100) * 0.01, longitude: 6 + Double(i % 100) * 0.01, radius: 100))))
+            d.send(
+                .client(
+                    app,
+                    .startMonitoring(
+                        MonitoredRegion(
+                            identifier: "r\(i)", latitude: 45 + Double(i / 100) * 0.01,
+                            longitude: 6 + Double(i % 100) * 0.01, radius: 100))))
         }
         #expect(d.engine.monitoredRegions.count == 5000)
         d.clearRecording()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LocationEngine
 
 @Suite struct RegionMonitoringTests {
@@ -24,17 +25,28 @@ import Testing
         at(400)
         #expect(d.trace(app) == ["start:home", "out:home"])
         // Just inside the boundary, but not 20 m + accuracy inside: no evidence, no entry, ever.
-        for _ in 0..<60 { d.advance(by: 1); at(190) }
+        for _ in 0..<60 {
+            d.advance(by: 1)
+            at(190)
+        }
         #expect(d.trace(app).count == 2)
         // Deep inside with a 300 m accuracy: the fix cannot support the claim.
-        for _ in 0..<60 { d.advance(by: 1); at(0, accuracy: 300) }
+        for _ in 0..<60 {
+            d.advance(by: 1)
+            at(0, accuracy: 300)
+        }
         #expect(d.trace(app).count == 2)
         // Good evidence: the entry comes at the first supporting fix ≥ 20 s after the first one.
-        d.advance(by: 1); at(170)
+        d.advance(by: 1)
+        at(170)
         let first = d.now
-        for _ in 0..<19 { d.advance(by: 1); at(170) }
+        for _ in 0..<19 {
+            d.advance(by: 1)
+            at(170)
+        }
         #expect(d.trace(app).count == 2, "19 s of evidence is not enough")
-        d.advance(by: 1); at(170)
+        d.advance(by: 1)
+        at(170)
         #expect(d.now - first == 20)
         #expect(d.trace(app) == ["start:home", "out:home", "enter:home", "in:home"])
     }
@@ -61,8 +73,14 @@ import Testing
         d.send(.client(app, .startMonitoring(quiet)))
         let outside = point(from: home.latitude, home.longitude, azimuth: 90, metres: 500)
         d.feed(outside.0, outside.1)
-        for _ in 0...20 { d.advance(by: 1); d.feed(home.latitude, home.longitude) }
-        for _ in 0...20 { d.advance(by: 1); d.feed(outside.0, outside.1) }
+        for _ in 0...20 {
+            d.advance(by: 1)
+            d.feed(home.latitude, home.longitude)
+        }
+        for _ in 0...20 {
+            d.advance(by: 1)
+            d.feed(outside.0, outside.1)
+        }
         #expect(d.trace(app) == ["start:home", "out:home", "in:home", "exit:home", "out:home"])
     }
 
@@ -104,7 +122,10 @@ import Testing
         d.send(.restoreRegions([StoredRegion(region: home, state: .inside)]))
         #expect(d.trace(app).isEmpty, "restoring tells nobody anything")
         let outside = point(from: home.latitude, home.longitude, azimuth: 180, metres: 1000)
-        for _ in 0...20 { d.feed(outside.0, outside.1); d.advance(by: 1) }
+        for _ in 0...20 {
+            d.feed(outside.0, outside.1)
+            d.advance(by: 1)
+        }
         #expect(d.trace(app) == ["exit:home", "out:home"])
     }
 }

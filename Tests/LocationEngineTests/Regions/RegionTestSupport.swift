@@ -14,7 +14,7 @@ extension EngineDriver {
     /// Region notices to one client, in order.
     func notices(to client: ClientID) -> [RegionNotice] {
         actions.compactMap {
-            if case let .region(id, notice) = $0.action, id == client { return notice }
+            if case .region(let id, let notice) = $0.action, id == client { return notice }
             return nil
         }
     }
@@ -23,11 +23,12 @@ extension EngineDriver {
     func trace(_ client: ClientID) -> [String] {
         notices(to: client).map { notice in
             switch notice {
-            case let .started(r): "start:\(r.identifier)"
-            case let .failed(r, failure): "fail:\(r.identifier):\(failure.rawValue)"
-            case let .determined(r, state, _): "\(state == .inside ? "in" : state == .outside ? "out" : "unknown"):\(r.identifier)"
-            case let .entered(r, _): "enter:\(r.identifier)"
-            case let .exited(r, _): "exit:\(r.identifier)"
+            case .started(let r): "start:\(r.identifier)"
+            case .failed(let r, let failure): "fail:\(r.identifier):\(failure.rawValue)"
+            case .determined(let r, let state, _):
+                "\(state == .inside ? "in" : state == .outside ? "out" : "unknown"):\(r.identifier)"
+            case .entered(let r, _): "enter:\(r.identifier)"
+            case .exited(let r, _): "exit:\(r.identifier)"
             }
         }
     }

@@ -1,13 +1,15 @@
 import Foundation
 import Geodesy
 import Testing
+
 @testable import LocationEngine
 
 @Suite struct SignificantChangeTests {
     /// A walk east at 2 m/s for an hour, one fix a second: updates must be ≥ 500 m and ≥ 300 s
     /// apart, and since 300 s at 2 m/s is 600 m, the interval is what binds.
     @Test func updatesComeEvery500MetresButNotMoreOftenThanFiveMinutes() {
-        let wifi = SourceDescriptor(id: SourceID("wifi"), kind: "simulated", expectedAccuracy: 100, powerCost: 20, isSimulated: true)
+        let wifi = SourceDescriptor(
+            id: SourceID("wifi"), kind: "simulated", expectedAccuracy: 100, powerCost: 20, isSimulated: true)
         var d = driver([coarse, wifi, gnss])
         d.send(.client(app, .startSignificantChanges))
         #expect(d.poweredSources == [wifi.id], "the cheapest source whose accuracy can tell 500 m")

@@ -63,14 +63,17 @@ let mean = Double(times.reduce(0, +)) / Double(times.count)
 var bruteTimes: [UInt64] = []
 var mismatches = 0
 for q in 0..<min(bruteQueries, queries) {
-    let lat = points[2 * q], lon = points[2 * q + 1]
+    let lat = points[2 * q]
+    let lon = points[2 * q + 1]
     let start = nanoseconds()
     var found: [CircleIndex.Handle] = []
     let cosLat = cos(lat * Double.pi / 180)
     for i in 0..<n {
-        let dy = (circles[3 * i] - lat) * 111_132, dx = (circles[3 * i + 1] - lon) * 111_320 * cosLat
+        let dy = (circles[3 * i] - lat) * 111_132
+        let dx = (circles[3 * i + 1] - lon) * 111_320 * cosLat
         if dx * dx + dy * dy > 1_000_000 { continue }
-        let d = Geodesic.wgs84.inverse(latitude1: circles[3 * i], longitude1: circles[3 * i + 1], latitude2: lat, longitude2: lon)
+        let d = Geodesic.wgs84.inverse(
+            latitude1: circles[3 * i], longitude1: circles[3 * i + 1], latitude2: lat, longitude2: lon)
         if d.distance <= circles[3 * i + 2] { found.append(CircleIndex.Handle(i)) }
     }
     bruteTimes.append(nanoseconds() - start)
