@@ -67,6 +67,23 @@ extension CLLocationManager {
     }
 }
 
+extension CLLocationManager {
+    func deliverDeferralEnd(_ error: DeferralError?) {
+        let clError: CLError? = error.map { error in
+            switch error {
+            case .failed: CLError(.deferredFailed)
+            case .notUpdatingLocation: CLError(.deferredNotUpdatingLocation)
+            case .accuracyTooLow: CLError(.deferredAccuracyTooLow)
+            case .distanceFiltered: CLError(.deferredDistanceFiltered)
+            case .canceled: CLError(.deferredCanceled)
+            }
+        }
+        callDelegate { manager, delegate in
+            delegate.locationManager(manager, didFinishDeferredUpdatesWithError: clError)
+        }
+    }
+}
+
 extension CLCircularRegion {
     convenience init(monitored: MonitoredRegion) {
         self.init(

@@ -296,15 +296,13 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     // MARK: Deferred updates
 
-    open class func deferredLocationUpdatesAvailable() -> Bool { false }
+    open class func deferredLocationUpdatesAvailable() -> Bool { true }
 
     open func allowDeferredLocationUpdates(untilTraveled distance: CLLocationDistance, timeout: TimeInterval) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFinishDeferredUpdatesWithError: CLError(.deferredFailed))
-        }
+        send(.allowDeferredUpdates(distance: distance, timeout: timeout))
     }
 
-    open func disallowDeferredLocationUpdates() {}
+    open func disallowDeferredLocationUpdates() { send(.disallowDeferredUpdates) }
 
     // MARK: Beacons (no Bluetooth LE source on Linux yet)
 
@@ -359,6 +357,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             target.enqueue { [weak self] in self?.announceAuthorization() }
         case let .region(notice):
             deliverRegionNotice(notice)
+        case let .deferredFinished(error):
+            deliverDeferralEnd(error)
         }
     }
 

@@ -17,6 +17,7 @@ package final class LocationRuntime: Sendable {
         case failure(EngineFailure)
         case authorization(ClientAuthorization)
         case region(RegionNotice)
+        case deferredFinished(DeferralError?)
     }
 
     private struct Core: Sendable {
@@ -134,7 +135,8 @@ package final class LocationRuntime: Sendable {
             core.outbox.removeAll()
             return actions.map { action in
                 switch action {
-                case let .deliver(id, _), let .fail(id, _), let .region(id, _): return (action, core.sinks[id])
+                case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _):
+                    return (action, core.sinks[id])
                 default: return (action, nil)
                 }
             }
@@ -161,6 +163,8 @@ package final class LocationRuntime: Sendable {
             sources[id]?.stop()
         case let .region(_, notice):
             sink?(.region(notice))
+        case let .deferredFinished(_, error):
+            sink?(.deferredFinished(error))
         case .storeRegion, .forgetRegion:
             persist(action)
         }

@@ -52,6 +52,10 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     /// The significant-change service.
     case startSignificantChanges
     case stopSignificantChanges
+    /// Deferred updates: batch this client's updates until it has travelled `distance` metres or
+    /// `timeout` seconds have passed (either may be infinite or `greatestFiniteMagnitude`).
+    case allowDeferredUpdates(distance: Double, timeout: Double)
+    case disallowDeferredUpdates
     case unregister
 }
 
@@ -78,6 +82,20 @@ public enum EngineFailure: String, Hashable, Codable, Sendable {
     case locationUnknown
     /// kCLErrorDenied: the app is not authorized.
     case denied
+}
+
+/// Why deferred updates ended or could not start (`CLError`'s deferred codes).
+public enum DeferralError: String, Hashable, Codable, Sendable {
+    /// kCLErrorDeferredFailed: the deferral could not proceed (authorization was revoked).
+    case failed
+    /// kCLErrorDeferredNotUpdatingLocation: location updates are not running.
+    case notUpdatingLocation
+    /// kCLErrorDeferredAccuracyTooLow: desiredAccuracy is not Best or BestForNavigation.
+    case accuracyTooLow
+    /// kCLErrorDeferredDistanceFiltered: distanceFilter is not kCLDistanceFilterNone.
+    case distanceFiltered
+    /// kCLErrorDeferredCanceled: disallowed, or replaced by a new deferral.
+    case canceled
 }
 
 /// One batch of locations for one client.
@@ -108,6 +126,8 @@ public enum EngineAction: Hashable, Codable, Sendable {
     case region(ClientID, RegionNotice)
     /// Persist a region and its state (replacing any with the same identifier).
     case storeRegion(StoredRegion)
+    /// A deferral ended (`didFinishDeferredUpdatesWithError`); nil means it completed normally.
+    case deferredFinished(ClientID, DeferralError?)
     /// Forget a persisted region.
     case forgetRegion(identifier: String, group: String = "")
 }

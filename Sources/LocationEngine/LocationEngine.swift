@@ -89,6 +89,7 @@ public struct LocationEngine: Sendable {
         /// Significant-change service: on, and the last fix it delivered with its time.
         var significant = false
         var lastSignificant: (fix: Fix, at: Double)?
+        var deferral: Deferral?
 
         var isActive: Bool { authorization.allowsLocation && (updates != nil || pending != nil) }
         var isReduced: Bool { authorization.accuracy == .reduced }
@@ -126,6 +127,11 @@ public struct LocationEngine: Sendable {
                 deadline = min(deadline ?? .infinity, unknown)
             }
         }
+        for client in clients.values {
+            if let deferral = client.deferral, deferral.deadline.isFinite {
+                deadline = min(deadline ?? .infinity, deferral.deadline)
+            }
+        }
         for request in regions.stateRequests.values {
             deadline = min(deadline ?? .infinity, request.deadline)
         }
@@ -143,6 +149,7 @@ public struct LocationEngine: Sendable {
         case .tick:
             expireTimers(at: now, into: &actions)
             expireRegionRequests(at: now, into: &actions)
+            expireDeferrals(at: now, into: &actions)
         case let .restoreRegions(stored):
             restore(stored)
         }

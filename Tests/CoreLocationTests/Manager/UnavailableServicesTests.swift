@@ -6,7 +6,6 @@ import Testing
     @Test func availabilityMethodsSayNo() {
         #expect(!CLLocationManager.headingAvailable())
         #expect(!CLLocationManager.isRangingAvailable())
-        #expect(!CLLocationManager.deferredLocationUpdatesAvailable())
     }
 
     @Test func eachStartCallReportsItsDocumentedError() throws {
@@ -15,14 +14,12 @@ import Testing
         let manager = h.manager(delegate)
         manager.startUpdatingHeading()
         manager.startRangingBeacons(satisfying: CLBeaconIdentityConstraint(uuid: UUID()))
-        manager.allowDeferredLocationUpdates(untilTraveled: 100, timeout: 60)
         manager.startMonitoringVisits()
         h.flush()
         #expect(
             Array(delegate.calls.dropFirst(2)) == [
                 .error(.headingFailure),
                 .rangingFailed(.rangingUnavailable),
-                .deferredFinished(.deferredFailed),
                 .error(.locationUnknown),
             ]
         )

@@ -88,4 +88,7 @@ final class RegionDelegate: NSObject, CLLocationManagerDelegate, Sendable {
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         record("locations:\(locations.count)")
     }
+    func locationManager(_ manager: CLLocationManager, didFinishDeferredUpdatesWithError error: (any Error)?) {
+        record("deferred:\((error as? CLError).map { String($0.code.rawValue) } ?? "nil")")
+    }
 }
