@@ -261,38 +261,26 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     // MARK: Region monitoring
 
-    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { false }
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { monitoringAvailable(for: regionClass) }
 
-    /// −1: region monitoring is not available on this system yet (Apple's value in that case).
-    open var maximumRegionMonitoringDistance: CLLocationDistance { -1 }
+    /// The largest radius, metres, a monitored region may have (1 000 km unless configured).
+    open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.configuration.maximumRegionDistance }
 
-    open var monitoredRegions: Set<CLRegion> { [] }
+    open var monitoredRegions: Set<CLRegion> { currentMonitoredRegions() }
 
-    open func startMonitoring(for region: CLRegion) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
-        }
-    }
+    open func startMonitoring(for region: CLRegion) { startMonitoringRegion(region) }
 
-    open func stopMonitoring(for region: CLRegion) {}
+    open func stopMonitoring(for region: CLRegion) { send(.stopMonitoring(identifier: region.identifier)) }
 
-    open func requestState(for region: CLRegion) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
-        }
-    }
+    open func requestState(for region: CLRegion) { send(.requestRegionState(identifier: region.identifier)) }
 
     // MARK: Significant change and visits
 
-    open class func significantLocationChangeMonitoringAvailable() -> Bool { false }
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
 
-    open func startMonitoringSignificantLocationChanges() {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFailWithError: CLError(.locationUnknown))
-        }
-    }
+    open func startMonitoringSignificantLocationChanges() { send(.startSignificantChanges) }
 
-    open func stopMonitoringSignificantLocationChanges() {}
+    open func stopMonitoringSignificantLocationChanges() { send(.stopSignificantChanges) }
 
     open func startMonitoringVisits() {
         callDelegate { manager, delegate in
@@ -304,15 +292,13 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     // MARK: Deferred updates
 
-    open class func deferredLocationUpdatesAvailable() -> Bool { false }
+    open class func deferredLocationUpdatesAvailable() -> Bool { true }
 
     open func allowDeferredLocationUpdates(untilTraveled distance: CLLocationDistance, timeout: TimeInterval) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFinishDeferredUpdatesWithError: CLError(.deferredFailed))
-        }
+        send(.allowDeferredUpdates(distance: distance, timeout: timeout))
     }
 
-    open func disallowDeferredLocationUpdates() {}
+    open func disallowDeferredLocationUpdates() { send(.disallowDeferredUpdates) }
 
     // MARK: Beacons (no Bluetooth LE source on Linux yet)
 
@@ -365,6 +351,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             }
         case .authorization:
             target.enqueue { [weak self] in self?.announceAuthorization() }
+        case let .region(notice):
+            deliverRegionNotice(notice)
+        case let .deferredFinished(error):
+            deliverDeferralEnd(error)
         }
     }
 

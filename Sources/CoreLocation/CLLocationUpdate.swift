@@ -126,6 +126,8 @@ final class LiveUpdateSession: Sendable {
                 if !change.allowsLocation {
                     continuation.yield(Self.diagnostic(for: change, inProgress: authorization.isRequestInProgress))
                 }
+            case .region, .deferredFinished:
+                break  // region and deferral notices concern managers' delegates only
             }
         }
         let client = self.client

@@ -1,11 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Monitors conditions (circular regions, beacons) and reports their state changes.
+/// Monitors conditions and reports their state changes through `events`.
 ///
-/// Condition evaluation arrives with the monitoring work; until then every added condition is
-/// recorded and answered with an event whose `conditionUnsupported` is true — the documented way
-/// a monitor says it cannot watch a condition — never with a made-up state.
+/// `CircularGeographicCondition`s are watched by the engine with the same boundary rule as
+/// `CLLocationManager`'s regions (see `RegionMonitor`): `satisfied` inside, `unsatisfied` outside.
+/// An event is produced when the state the engine determines differs from the record's (the one
+/// `add(_:identifier:assuming:)` assumed, or the last one reported). Records are persisted by
+/// monitor name and come back when a monitor of the same name is created again.
+/// `BeaconIdentityCondition`s cannot be watched on Linux: their record holds an `unmonitored`
+/// event with `conditionUnsupported` set — never a made-up state.
 public actor CLMonitor {
     public struct CircularGeographicCondition: CLCondition {
         public let center: CLLocationCoordinate2D
@@ -92,22 +96,32 @@ public actor CLMonitor {
         public let persistenceUnavailable: Bool
         public let serviceSessionRequired: Bool
 
-        init(identifier: String, state: State, date: Date, conditionUnsupported: Bool) {
+        init(identifier: String, state: State, date: Date, flags: EventFlags = []) {
             self.identifier = identifier
             self.refinement = nil
             self.state = state
             self.date = date
-            accuracyLimited = false
-            authorizationDenied = false
+            accuracyLimited = flags.contains(.accuracyLimited)
+            authorizationDenied = flags.contains(.authorizationDenied)
             authorizationDeniedGlobally = false
             authorizationRequestInProgress = false
-            authorizationRestricted = false
-            conditionLimitExceeded = false
-            self.conditionUnsupported = conditionUnsupported
+            authorizationRestricted = flags.contains(.authorizationRestricted)
+            conditionLimitExceeded = flags.contains(.conditionLimitExceeded)
+            conditionUnsupported = flags.contains(.conditionUnsupported)
             insufficientlyInUse = false
-            persistenceUnavailable = false
+            persistenceUnavailable = flags.contains(.persistenceUnavailable)
             serviceSessionRequired = false
         }
+    }
+
+    struct EventFlags: OptionSet, Sendable {
+        let rawValue: Int
+        static let accuracyLimited = EventFlags(rawValue: 1)
+        static let authorizationDenied = EventFlags(rawValue: 2)
+        static let authorizationRestricted = EventFlags(rawValue: 4)
+        static let conditionLimitExceeded = EventFlags(rawValue: 8)
+        static let conditionUnsupported = EventFlags(rawValue: 16)
+        static let persistenceUnavailable = EventFlags(rawValue: 32)
     }
 
     public struct Record: Sendable {
@@ -130,34 +144,40 @@ public actor CLMonitor {
     }
 
     public nonisolated let events: Events
-    private let continuation: AsyncStream<Event>.Continuation
-    private let name: String
-    private var records: [String: Record] = [:]
+    let core: MonitorCore
 
+    /// Opens the monitor called `name`, with the records stored under that name.
     public init(_ name: String) async {
-        self.name = name
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
-        events = Events(stream: stream)
-        self.continuation = continuation
+        self.init(name, runtime: LocationRuntime.shared)
     }
 
-    public var identifiers: [String] { records.keys.sorted() }
+    init(_ name: String, runtime: LocationRuntime) {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        events = Events(stream: stream)
+        core = MonitorCore(name: name, runtime: runtime, continuation: continuation)
+    }
 
+    deinit { core.close() }
+
+    /// The identifiers of the monitor's conditions, sorted.
+    public var identifiers: [String] { core.identifiers }
+
+    /// Watches `condition` under `identifier` (replacing any condition with that identifier),
+    /// assuming it is in `state` now: an event comes only when the observed state differs.
     public func add(_ condition: any CLCondition, identifier: String, assuming state: Event.State) {
-        let event = Event(identifier: identifier, state: .unmonitored, date: Date(), conditionUnsupported: true)
-        records[identifier] = Record(condition: condition, lastEvent: event)
-        continuation.yield(event)
+        core.add(condition, identifier: identifier, assuming: state)
     }
 
     public func add(_ condition: any CLCondition, identifier: String) {
         add(condition, identifier: identifier, assuming: .unknown)
     }
 
+    /// Stops watching and forgets the condition; an unknown identifier is ignored.
     public func remove(_ identifier: String) {
-        records[identifier] = nil
+        core.remove(identifier)
     }
 
     public func record(for identifier: String) -> Record? {
-        records[identifier]
+        core.record(for: identifier)
     }
 }

@@ -33,6 +33,7 @@ extension LocationRuntime {
     /// - `CORELOCATION_DEFAULT_POLICY`: `prompt`, `deny`, `when-in-use` or `always`;
     /// - `CORELOCATION_INFO_PLIST`: the app's Info.plist;
     /// - `CORELOCATION_SOURCES_CONF`, `XDG_CONFIG_HOME`: the real sources (`sources.conf`).
+    /// - `CORELOCATION_REGION_LIMIT`: regions the app may monitor (default 20, as Apple's).
     /// With nothing configured and no gpsd on localhost there is no source, and clients hear `kCLErrorLocationUnknown`.
     package static func makeDefault(
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -77,6 +78,8 @@ extension LocationRuntime {
         scheduler: any Scheduler,
         identity: AppIdentity,
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        configuration: LocationEngine.Configuration = .init(),
+        persistsRegions: Bool = true,
         logger: Logger = Logger(label: "corelocation")
     ) -> LocationRuntime {
         let store: AuthorizationStore?
@@ -94,6 +97,13 @@ extension LocationRuntime {
             sourcesAreSimulated: !sources.isEmpty && sources.allSatisfy(\.descriptor.isSimulated),
             logger: logger
         )
-        return LocationRuntime(sources: sources, scheduler: scheduler, authorization: authorization, logger: logger)
+        var configuration = configuration
+        if let limit = environment["CORELOCATION_REGION_LIMIT"].flatMap(Int.init), limit > 0 {
+            configuration.regionLimit = limit
+        }
+        return LocationRuntime(
+            sources: sources, scheduler: scheduler, authorization: authorization, configuration: configuration,
+            regionStore: persistsRegions ? store.map { RegionStore(database: $0.database) } : nil, logger: logger
+        )
     }
 }

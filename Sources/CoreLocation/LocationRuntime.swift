@@ -16,6 +16,8 @@ package final class LocationRuntime: Sendable {
         case delivery(Delivery)
         case failure(EngineFailure)
         case authorization(ClientAuthorization)
+        case region(RegionNotice)
+        case deferredFinished(DeferralError?)
     }
 
     private struct Core: Sendable {
@@ -32,6 +34,9 @@ package final class LocationRuntime: Sendable {
     package let authorization: AuthorizationService
     package let sources: [SourceID: any LocationSource]
     let logger: Logger
+    /// Where the app's regions and monitor records persist; nil keeps them for this run only.
+    package let regionStore: RegionStore?
+    package let configuration: LocationEngine.Configuration
     private let core: Mutex<Core>
 
     init(
@@ -39,11 +44,14 @@ package final class LocationRuntime: Sendable {
         scheduler: any Scheduler,
         authorization: AuthorizationService,
         configuration: LocationEngine.Configuration = .init(),
+        regionStore: RegionStore? = nil,
         logger: Logger = Logger(label: "corelocation")
     ) {
         self.scheduler = scheduler
         self.authorization = authorization
         self.logger = logger
+        self.regionStore = regionStore
+        self.configuration = configuration
         var byID: [SourceID: any LocationSource] = [:]
         for source in sources { byID[source.descriptor.id] = source }
         self.sources = byID
@@ -51,6 +59,7 @@ package final class LocationRuntime: Sendable {
         _ = authorization.addObserver { [weak self] change in
             self?.authorizationChanged(change)
         }
+        restoreRegions()
     }
 
     // MARK: Clients
@@ -82,6 +91,9 @@ package final class LocationRuntime: Sendable {
 
     var latestFix: Fix? { core.withLock { $0.engine.latestFix } }
 
+    /// The app's monitored regions with their states, sorted by identifier.
+    package var monitoredRegions: [StoredRegion] { core.withLock { $0.engine.monitoredRegions } }
+
     /// Hears every event of every source (for `locationctl`: a replay that finished).
     package func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
         core.withLock { core in
@@ -99,7 +111,7 @@ package final class LocationRuntime: Sendable {
         }
     }
 
-    private func input(_ input: EngineInput) {
+    func input(_ input: EngineInput) {
         let now = scheduler.now
         core.withLock { core in
             core.outbox += core.engine.handle(input, at: now)
@@ -123,7 +135,8 @@ package final class LocationRuntime: Sendable {
             core.outbox.removeAll()
             return actions.map { action in
                 switch action {
-                case let .deliver(id, _), let .fail(id, _): return (action, core.sinks[id])
+                case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _):
+                    return (action, core.sinks[id])
                 default: return (action, nil)
                 }
             }
@@ -148,6 +161,12 @@ package final class LocationRuntime: Sendable {
         case let .powerOff(id):
             logger.debug("Powering off", metadata: ["source": "\(id)"])
             sources[id]?.stop()
+        case let .region(_, notice):
+            sink?(.region(notice))
+        case let .deferredFinished(_, error):
+            sink?(.deferredFinished(error))
+        case .storeRegion, .forgetRegion:
+            persist(action)
         }
     }
 

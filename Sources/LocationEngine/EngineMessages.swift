@@ -45,6 +45,17 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     case startUpdates(UpdateRequest)
     case stopUpdates
     case requestLocation(UpdateRequest)
+    /// Region monitoring (`startMonitoring(for:)`): regions are the app's, shared by its clients.
+    case startMonitoring(MonitoredRegion)
+    case stopMonitoring(identifier: String, group: String = "")
+    case requestRegionState(identifier: String, group: String = "")
+    /// The significant-change service.
+    case startSignificantChanges
+    case stopSignificantChanges
+    /// Deferred updates: batch this client's updates until it has travelled `distance` metres or
+    /// `timeout` seconds have passed (either may be infinite or `greatestFiniteMagnitude`).
+    case allowDeferredUpdates(distance: Double, timeout: Double)
+    case disallowDeferredUpdates
     case unregister
 }
 
@@ -61,6 +72,8 @@ public enum EngineInput: Hashable, Codable, Sendable {
     case source(SourceID, SourceReport)
     /// Time passed; the shell sends this at `nextDeadline`.
     case tick
+    /// The app's regions as storage kept them; no notices are produced.
+    case restoreRegions([StoredRegion])
 }
 
 /// Failures the engine reports to a client; the façade maps them to `CLError` codes.
@@ -69,6 +82,20 @@ public enum EngineFailure: String, Hashable, Codable, Sendable {
     case locationUnknown
     /// kCLErrorDenied: the app is not authorized.
     case denied
+}
+
+/// Why deferred updates ended or could not start (`CLError`'s deferred codes).
+public enum DeferralError: String, Hashable, Codable, Sendable {
+    /// kCLErrorDeferredFailed: the deferral could not proceed (authorization was revoked).
+    case failed
+    /// kCLErrorDeferredNotUpdatingLocation: location updates are not running.
+    case notUpdatingLocation
+    /// kCLErrorDeferredAccuracyTooLow: desiredAccuracy is not Best or BestForNavigation.
+    case accuracyTooLow
+    /// kCLErrorDeferredDistanceFiltered: distanceFilter is not kCLDistanceFilterNone.
+    case distanceFiltered
+    /// kCLErrorDeferredCanceled: disallowed, or replaced by a new deferral.
+    case canceled
 }
 
 /// One batch of locations for one client.
@@ -95,4 +122,12 @@ public enum EngineAction: Hashable, Codable, Sendable {
     case fail(ClientID, EngineFailure)
     case powerOn(SourceID)
     case powerOff(SourceID)
+    /// Tell one client about regions.
+    case region(ClientID, RegionNotice)
+    /// Persist a region and its state (replacing any with the same identifier).
+    case storeRegion(StoredRegion)
+    /// A deferral ended (`didFinishDeferredUpdatesWithError`); nil means it completed normally.
+    case deferredFinished(ClientID, DeferralError?)
+    /// Forget a persisted region.
+    case forgetRegion(identifier: String, group: String = "")
 }

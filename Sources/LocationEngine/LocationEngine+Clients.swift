@@ -6,7 +6,15 @@ extension LocationEngine {
         switch command {
         case let .register(label, authorization):
             clients[id] = ClientState(label: label, authorization: authorization)
+            appAuthorization = authorization
+        case .startMonitoring, .stopMonitoring, .requestRegionState:
+            handleRegionCommand(command, from: id, at: now, into: &actions)
+        case .startSignificantChanges, .stopSignificantChanges:
+            handleSignificantCommand(command, from: id, at: now, into: &actions)
+        case .allowDeferredUpdates, .disallowDeferredUpdates:
+            handleDeferralCommand(command, from: id, at: now, into: &actions)
         case let .setAuthorization(authorization):
+            appAuthorization = authorization
             guard var client = clients[id] else { return }
             let wasAllowed = client.authorization.allowsLocation
             client.authorization = authorization
@@ -14,9 +22,16 @@ extension LocationEngine {
                 if client.updates != nil || client.pending != nil {
                     actions.append(.fail(id, .denied))
                 }
+                if client.significant { actions.append(.fail(id, .denied)) }
                 client.pending = nil
                 client.unknownDeadline = nil
                 client.lastCoarse = nil
+                client.significant = false
+                client.lastSignificant = nil
+                if client.deferral != nil {
+                    client.deferral = nil
+                    actions.append(.deferredFinished(id, .failed))
+                }
             }
             clients[id] = client
             if authorization.allowsLocation && !wasAllowed {
@@ -34,6 +49,14 @@ extension LocationEngine {
             }
         case .stopUpdates:
             guard var client = clients[id] else { return }
+            if let deferral = client.deferral {
+                // Apple: stopping updates ends the deferral; what was batched is delivered first.
+                if !deferral.batch.isEmpty {
+                    actions.append(.deliver(id, delivery(deferral.batch, for: client, requested: false)))
+                }
+                actions.append(.deferredFinished(id, .notUpdatingLocation))
+                client.deferral = nil
+            }
             client.updates = nil
             client.lastDelivered = nil
             if client.pending == nil { client.unknownDeadline = nil }
@@ -123,6 +146,10 @@ extension LocationEngine {
             guard moved >= updates.distanceFilter else { return }
         }
         clients[id]?.lastDelivered = fix
+        if client.deferral != nil {
+            deferFix(fix, for: id, at: now, into: &actions)
+            return
+        }
         actions.append(.deliver(id, delivery([fix], for: client, requested: false)))
     }
 
@@ -138,7 +165,7 @@ extension LocationEngine {
         return coarse
     }
 
-    private func delivery(_ fixes: [Fix], for client: ClientState, requested: Bool) -> Delivery {
+    func delivery(_ fixes: [Fix], for client: ClientState, requested: Bool) -> Delivery {
         Delivery(
             fixes: fixes,
             isStationary: stationary.isStationary,

@@ -18,7 +18,9 @@ extension LocationEngine {
             stationary.observe(fix, at: now)
             for client in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
                 offer(fix, to: client, at: now, isCached: false, into: &actions)
+                offerSignificant(fix, to: client, at: now, into: &actions)
             }
+            evaluateRegions(fix, at: now, into: &actions)
         case let .unavailable(reason):
             source.isAvailable = false
             source.lastProblem = reason
@@ -69,6 +71,12 @@ extension LocationEngine {
                 needed = min(needed, updates.desiredAccuracy.isNaN || updates.desiredAccuracy < 0 ? 0 : updates.desiredAccuracy)
             }
             demand = min(demand ?? .infinity, needed)
+        }
+        for client in clients.values where client.significant && client.authorization.allowsLocation {
+            demand = min(demand ?? .infinity, configuration.significantAccuracyDemand)
+        }
+        if regionsAuthorized && regions.count > 0 {
+            demand = min(demand ?? .infinity, configuration.regionAccuracyDemand)
         }
         return demand
     }

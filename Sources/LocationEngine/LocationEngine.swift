@@ -35,6 +35,25 @@ public struct LocationEngine: Sendable {
         /// The accuracy, metres, a reduced-accuracy client asks of the sources.
         public var reducedAccuracyDemand: Double = 3000
         public var reducedGrid = ReducedAccuracyGrid()
+        /// Regions one app may monitor at once (Apple: 20); raise it to monitor up to millions.
+        public var regionLimit = 20
+        /// Largest region radius, metres (`maximumRegionMonitoringDistance`).
+        public var maximumRegionDistance: Double = 1_000_000
+        /// Seconds evidence of the other side must last before a crossing is reported.
+        public var regionDwell: Double = 20
+        /// Hysteresis = clamp(fraction × radius, minimum, maximum), metres; see `RegionMonitor`.
+        public var regionHysteresisFraction = 0.1
+        public var regionHysteresisMinimum: Double = 10
+        public var regionHysteresisMaximum: Double = 200
+        /// The accuracy, metres, region monitoring asks of the sources (Wi-Fi class).
+        public var regionAccuracyDemand: Double = 100
+        /// Seconds `requestState` waits for an undetermined region before answering `.unknown`.
+        public var regionStateRequestBudget: Double = 10
+        /// Significant-change service: metres moved, and seconds between two updates, at least.
+        public var significantDistance: Double = 500
+        public var significantInterval: Double = 300
+        /// The accuracy, metres, the significant-change service asks of the sources.
+        public var significantAccuracyDemand: Double = 500
 
         public init() {}
     }
@@ -67,6 +86,10 @@ public struct LocationEngine: Sendable {
         var lastDelivered: Fix?
         var lastCoarse: (fix: Fix, releasedAt: Double)?
         var unknownDeadline: Double?
+        /// Significant-change service: on, and the last fix it delivered with its time.
+        var significant = false
+        var lastSignificant: (fix: Fix, at: Double)?
+        var deferral: Deferral?
 
         var isActive: Bool { authorization.allowsLocation && (updates != nil || pending != nil) }
         var isReduced: Bool { authorization.accuracy == .reduced }
@@ -78,6 +101,9 @@ public struct LocationEngine: Sendable {
     var clients: [ClientID: ClientState] = [:]
     var latest: (fix: Fix, at: Double)?
     var stationary = StationaryDetector()
+    var regions = RegionMonitor()
+    /// The app's authorization as its clients last reported it (every client is one app).
+    var appAuthorization: ClientAuthorization?
 
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -101,6 +127,14 @@ public struct LocationEngine: Sendable {
                 deadline = min(deadline ?? .infinity, unknown)
             }
         }
+        for client in clients.values {
+            if let deferral = client.deferral, deferral.deadline.isFinite {
+                deadline = min(deadline ?? .infinity, deferral.deadline)
+            }
+        }
+        for request in regions.stateRequests.values {
+            deadline = min(deadline ?? .infinity, request.deadline)
+        }
         return deadline
     }
 
@@ -114,6 +148,10 @@ public struct LocationEngine: Sendable {
             handle(report, from: id, at: now, into: &actions)
         case .tick:
             expireTimers(at: now, into: &actions)
+            expireRegionRequests(at: now, into: &actions)
+            expireDeferrals(at: now, into: &actions)
+        case let .restoreRegions(stored):
+            restore(stored)
         }
         selectSources(at: now, into: &actions)
         return actions

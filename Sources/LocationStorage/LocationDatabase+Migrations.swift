@@ -19,6 +19,9 @@ extension LocationDatabase {
                 table.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-regions") { db in
+            try RegionStore.createTables(db)
+        }
         return migrator
     }()
 

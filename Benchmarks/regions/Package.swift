@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// A standalone package so the benchmark builds in release mode without touching the root package.
+// Sources/Geodesy is a symlink to ../../../Sources/Geodesy: the very files the library ships,
+// including SpatialIndex/CircleIndex.swift, called across the module boundary as a client would.
+let package = Package(
+    name: "regions-benchmark",
+    platforms: [.macOS(.v15)],
+    targets: [
+        .target(name: "Geodesy", path: "Sources/Geodesy"),
+        .executableTarget(name: "RegionsBench", dependencies: ["Geodesy"], path: "Sources/RegionsBench"),
+    ]
+)

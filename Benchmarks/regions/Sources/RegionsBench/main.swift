@@ -1,0 +1,90 @@
+import Foundation
+import Geodesy
+
+// Usage: RegionsBench DIR N [BRUTE_QUERIES]
+// Builds a CircleIndex over circles-N.bin, then per point of points-N.bin times one query
+// (`circles(containingLatitude:longitude:into:)`, exact geodesic answer) individually and reports
+// the median and mean; checks the first BRUTE_QUERIES answers against a brute-force geodesic scan
+// and times that scan; reports bytes per circle from the index's capacities and from RSS.
+
+func readDoubles(_ path: String) -> [Double] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+        exit(1)
+    }
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+}
+
+func residentKiB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    return (Int(text.split(separator: " ")[1]) ?? 0) * 4
+}
+
+func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let n = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: RegionsBench DIR N [BRUTE_QUERIES]\n".utf8))
+    exit(64)
+}
+let directory = arguments[1]
+let bruteQueries = arguments.count > 3 ? Int(arguments[3]) ?? 1000 : 1000
+let circles = readDoubles("\(directory)/circles-\(n).bin")
+let points = readDoubles("\(directory)/points-\(n).bin")
+
+let before = residentKiB()
+var index = CircleIndex()
+index.reserveCapacity(n)
+for i in 0..<n {
+    _ = index.insert(latitude: circles[3 * i], longitude: circles[3 * i + 1], radius: circles[3 * i + 2])
+}
+index.compact()
+let after = residentKiB()
+
+var result: [CircleIndex.Handle] = []
+result.reserveCapacity(16)
+var times: [UInt64] = []
+let queries = points.count / 2
+times.reserveCapacity(queries)
+var hits = 0
+for q in 0..<queries {
+    result.removeAll(keepingCapacity: true)
+    let start = nanoseconds()
+    index.circles(containingLatitude: points[2 * q], longitude: points[2 * q + 1], into: &result)
+    times.append(nanoseconds() - start)
+    hits += result.count
+}
+times.sort()
+let median = times[times.count / 2]
+let mean = Double(times.reduce(0, +)) / Double(times.count)
+
+// Brute force on the first queries: every circle, flat-earth prefilter with a geodesic decision near
+// the boundary is what a careful scan does; we use the geodesic for every circle within 1 km.
+var bruteTimes: [UInt64] = []
+var mismatches = 0
+for q in 0..<min(bruteQueries, queries) {
+    let lat = points[2 * q]
+    let lon = points[2 * q + 1]
+    let start = nanoseconds()
+    var found: [CircleIndex.Handle] = []
+    let cosLat = cos(lat * Double.pi / 180)
+    for i in 0..<n {
+        let dy = (circles[3 * i] - lat) * 111_132
+        let dx = (circles[3 * i + 1] - lon) * 111_320 * cosLat
+        if dx * dx + dy * dy > 1_000_000 { continue }
+        let d = Geodesic.wgs84.inverse(
+            latitude1: circles[3 * i], longitude1: circles[3 * i + 1], latitude2: lat, longitude2: lon)
+        if d.distance <= circles[3 * i + 2] { found.append(CircleIndex.Handle(i)) }
+    }
+    bruteTimes.append(nanoseconds() - start)
+    result.removeAll(keepingCapacity: true)
+    index.circles(containingLatitude: lat, longitude: lon, into: &result)
+    if Set(result) != Set(found) { mismatches += 1 }
+}
+bruteTimes.sort()
+print(
+    "swift-circleindex n=\(n) queries=\(queries) median_ns=\(median) mean_ns=\(Int(mean)) "
+        + "bytes_per_circle_capacity=\(index.estimatedBytes / n) bytes_per_circle_rss=\((after - before) * 1024 / n) "
+        + "hits=\(hits) brute_median_ns=\(bruteTimes.isEmpty ? 0 : bruteTimes[bruteTimes.count / 2]) "
+        + "brute_checked=\(bruteTimes.count) mismatches=\(mismatches)"
+)

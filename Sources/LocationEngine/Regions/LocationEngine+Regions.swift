@@ -1,0 +1,123 @@
+import Foundation
+
+extension LocationEngine {
+    /// Whether the app may have its regions watched: authorized, with full accuracy (Apple: reduced
+    /// accuracy apps get `kCLErrorRegionMonitoringDenied`). When-in-use is enough: a Linux process
+    /// that runs is "in use" (see `docs/decisions/0005-region-monitoring.md`).
+    var regionsAuthorized: Bool {
+        guard let appAuthorization else { return false }
+        return appAuthorization.allowsLocation && appAuthorization.accuracy == .full
+    }
+
+    /// The app's monitored regions (of every group) with their states, sorted by group and identifier.
+    public var monitoredRegions: [StoredRegion] { regions.all }
+
+    /// Memory held by the spatial index of the regions, bytes.
+    public var regionIndexBytes: Int { regions.index.estimatedBytes }
+
+    mutating func handleRegionCommand(
+        _ command: ClientCommand, from id: ClientID, at now: Double, into actions: inout [EngineAction]
+    ) {
+        switch command {
+        case .startMonitoring(let region):
+            if let failure = refusal(of: region) {
+                actions.append(.region(id, .failed(region, failure)))
+                return
+            }
+            guard regions.insert(region, state: .unknown) else {
+                actions.append(.region(id, .failed(region, .invalidCenter)))
+                return
+            }
+            actions.append(.region(id, .started(region)))
+            actions.append(.storeRegion(StoredRegion(region: region, state: .unknown)))
+            if regionsAuthorized, let latest, now - latest.at <= configuration.cachedFixMaxAge {
+                evaluateRegions(latest.fix, at: now, into: &actions)
+            }
+        case .stopMonitoring(let identifier, let group):
+            let key = MonitoredRegion.key(identifier: identifier, group: group)
+            guard regions.entry(key) != nil else { return }
+            regions.remove(key)
+            actions.append(.forgetRegion(identifier: identifier, group: group))
+        case .requestRegionState(let identifier, let group):
+            let key = MonitoredRegion.key(identifier: identifier, group: group)
+            guard let entry = regions.entry(key) else {
+                let region = MonitoredRegion(
+                    identifier: identifier, latitude: .nan, longitude: .nan, radius: .nan, group: group
+                )
+                actions.append(.region(id, .failed(region, .notMonitored)))
+                return
+            }
+            if entry.state != .unknown || !regionsAuthorized {
+                actions.append(.region(id, .determined(entry.region, entry.state, fix: nil)))
+            } else {
+                var request = regions.stateRequests[key] ?? ([], now + configuration.regionStateRequestBudget)
+                if !request.clients.contains(id) { request.clients.append(id) }
+                regions.stateRequests[key] = request
+            }
+        default:
+            break
+        }
+    }
+
+    /// Why `region` cannot be monitored, or nil when it can.
+    func refusal(of region: MonitoredRegion) -> RegionFailure? {
+        if let appAuthorization, appAuthorization.isDecidedAgainst || appAuthorization.accuracy == .reduced {
+            return .denied
+        }
+        if region.identifier.isEmpty { return .emptyIdentifier }
+        guard region.latitude.isFinite, region.longitude.isFinite, abs(region.latitude) <= 90,
+            abs(region.longitude) <= 180
+        else { return .invalidCenter }
+        guard region.radius.isFinite, region.radius > 0 else { return .invalidRadius }
+        if region.radius > configuration.maximumRegionDistance { return .radiusTooLarge }
+        if regions.entry(region.key) == nil && regions.count(inGroup: region.group) >= configuration.regionLimit {
+            return .tooManyRegions
+        }
+        return nil
+    }
+
+    mutating func restore(_ stored: [StoredRegion]) {
+        // Accepted once, they stay: neither today's authorization nor a lowered limit drops them
+        // (the store still holds them); only geometry the index cannot hold is skipped.
+        for item in stored {
+            _ = regions.insert(item.region, state: item.state)
+        }
+    }
+
+    /// Applies a valid fix to the regions and tells every client what changed.
+    mutating func evaluateRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
+        guard regionsAuthorized, regions.count > 0 else { return }
+        let changes = regions.evaluate(fix, at: now, configuration: configuration)
+        guard !changes.isEmpty else { return }
+        let everyone = clients.keys.sorted { $0.rawValue < $1.rawValue }
+        for change in changes {
+            switch change {
+            case .determined(let region, let state):
+                regions.stateRequests[region.key] = nil
+                for client in everyone { actions.append(.region(client, .determined(region, state, fix: fix))) }
+                actions.append(.storeRegion(StoredRegion(region: region, state: state)))
+            case .crossed(let region, let state):
+                let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
+                for client in everyone {
+                    if notify {
+                        actions.append(
+                            .region(client, state == .inside ? .entered(region, fix: fix) : .exited(region, fix: fix)))
+                    }
+                    actions.append(.region(client, .determined(region, state, fix: fix)))
+                }
+                actions.append(.storeRegion(StoredRegion(region: region, state: state)))
+            }
+        }
+    }
+
+    mutating func expireRegionRequests(at now: Double, into actions: inout [EngineAction]) {
+        for key in regions.stateRequests.keys.sorted() {
+            guard let request = regions.stateRequests[key], now >= request.deadline else { continue }
+            regions.stateRequests[key] = nil
+            guard let entry = regions.entry(key) else { continue }
+            for client in request.clients where clients[client] != nil {
+                actions.append(.region(client, .determined(entry.region, entry.state, fix: nil)))
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import ArgumentParser
+import CoreLocation
+import Foundation
+import LocationEngine
+import LocationSources
+import Logging
+import Synchronization
+
+extension LocationCtl {
+    struct Monitor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print region and significant-change events as they happen.",
+            discussion: """
+                Monitors circular regions as startMonitoring(for:) does (entry and exit need 20 s of \
+                evidence past a hysteresis band; see docs/decisions/0005-region-monitoring.md) and, with \
+                --significant, prints the significant-change service's updates. Runs until the simulated \
+                route ends or you press Ctrl-C. The regions last for this run only (they are not added to \
+                locationctl's stored regions). --speed also speeds up the rules' clocks (the 20 s dwell, \
+                the 5 min between significant changes), so a replay at 30× gives the events of the \
+                recording at 1×.
+
+                Examples:
+                  locationctl monitor --simulate drive --speed max --region 45.2735,13.7142,300,start
+                  locationctl monitor --simulate bike --speed 20 --region 45.76,4.83,200 --significant --format json
+                """
+        )
+
+        @OptionGroup var source: SourceOptions
+
+        @Option(
+            name: .customLong("region"),
+            help: ArgumentHelp(
+                "A circle to monitor: latitude, longitude, radius in metres, optional identifier.",
+                valueName: "lat,lon,radius[,id]")
+        )
+        var regions: [RegionArgument] = []
+
+        @Flag(help: "Also print the significant-change service's updates.")
+        var significant = false
+
+        @Option(help: "Output format: text, or json (one object per line).")
+        var format: EventFormat = .text
+
+        func validate() throws {
+            if regions.isEmpty && !significant {
+                throw ValidationError("Nothing to monitor: give at least one --region or --significant.")
+            }
+            let names = regions.map(\.identifier)
+            if Set(names).count != names.count {
+                throw ValidationError("Two --region options have the same identifier.")
+            }
+        }
+
+        @MainActor
+        mutating func run() async throws {
+            let runtime = try source.installMonitoringRuntime()
+            let bridge = MonitorBridge()
+            runtime.observeSources { _, event in
+                if event == .finished { bridge.sourceFinished() }
+            }
+            // The engine's region notices carry the fix that decided them; a second engine client
+            // hears them with it, so each printed event has its exact time and coordinate.
+            let listener = runtime.addClient(label: "locationctl monitor") { event in
+                if case .region(let notice) = event { bridge.notice(notice) }
+            }
+            let manager = CLLocationManager()
+            manager.delegate = bridge
+            let circles = regions.map {
+                CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius,
+                    identifier: $0.identifier)
+            }
+            var started = false
+            var asked = false
+            let writer = EventWriter(format: format)
+            loop: for await event in bridge.events {
+                switch event {
+                case .authorization(let status):
+                    if status.isAuthorized, !started {
+                        started = true
+                        for circle in circles { manager.startMonitoring(for: circle) }
+                        if significant { manager.startMonitoringSignificantLocationChanges() }
+                    } else if status == .notDetermined, !asked {
+                        asked = true
+                        manager.requestWhenInUseAuthorization()
+                        if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
+                            try fail(NotDetermined(), code: ExitCodes.notAuthorized)
+                        }
+                    } else if status == .denied || status == .restricted {
+                        try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
+                    }
+                case .notice(let notice):
+                    writer.write(notice)
+                case .significant(let location):
+                    writer.writeSignificant(location)
+                case .failed(let identifier, let error):
+                    let code = error.code.rawValue
+                    printError("monitoring \(identifier) failed: kCLError \(code): \(error.localizedDescription)")
+                case .sourceFinished:
+                    break loop
+                }
+            }
+            for circle in circles { manager.stopMonitoring(for: circle) }
+            manager.stopMonitoringSignificantLocationChanges()
+            runtime.send(.unregister, from: listener)
+        }
+    }
+}
+
+/// `--region LAT,LON,RADIUS[,ID]`.
+struct RegionArgument: ExpressibleByArgument {
+    var latitude: Double
+    var longitude: Double
+    var radius: Double
+    var identifier: String
+
+    private static let counter = Counter()
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count >= 3, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
+            let radius = Double(parts[2].trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        latitude = lat
+        longitude = lon
+        self.radius = radius
+        identifier = parts.count == 4 ? String(parts[3]) : "region-\(Self.counter.next())"
+    }
+
+    /// Numbers the regions given without an identifier (region-1, region-2, …).
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func next() -> Int { value.add(1, ordering: .relaxed).newValue }
+    }
+}
+
+enum EventFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+extension SourceOptions {
+    /// As `installRuntime()`, with the engine's time rules divided by the replay speed and regions
+    /// kept in memory only.
+    func installMonitoringRuntime() throws -> LocationRuntime {
+        let scheduler = DispatchScheduler()
+        let logger = Logger(label: "locationctl")
+        var sources: [any LocationSource] = []
+        if let simulate {
+            sources.append(
+                try SimulatedLocationSource(
+                    scenario: try SimulationScenario.parse(simulate), speed: speed.value,
+                    noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
+                )
+            )
+        } else {
+            sources = LocationRuntime.environmentSources(
+                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
+            )
+        }
+        var configuration = LocationEngine.Configuration()
+        let factor = simulate == nil ? 1 : speed.value
+        configuration.regionDwell /= factor
+        configuration.significantInterval /= factor
+        let runtime = LocationRuntime.make(
+            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
+            persistsRegions: false, logger: logger
+        )
+        LocationRuntime.installShared(runtime)
+        return runtime
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LocationEngine
+import LocationSources
+import LocationStorage
+import Logging
+import Synchronization
+
+@testable import CoreLocation
+
+/// A runtime over a real on-disk database file (so a "restart" is a new runtime over the same
+/// file), a manual clock and a simulated source; delegate calls run when the test flushes.
+struct MonitoringHarness {
+    let scheduler = ManualScheduler(wallOrigin: Date(timeIntervalSince1970: 1_750_000_000))
+    let runtime: LocationRuntime
+    let target = CallbackTarget.manual()
+    let databasePath: String
+
+    static let identity = AppIdentity(
+        id: "org.example.monitoring", displayName: "Monitoring",
+        info: ["CFBundleIdentifier": "org.example.monitoring", "NSLocationWhenInUseUsageDescription": "Geofences."],
+        temporaryUsageDescriptions: [:]
+    )
+
+    static func temporaryDatabase() -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "monitoring-tests-\(UUID().uuidString)")
+        return directory.appendingPathComponent("corelocation.sqlite").path
+    }
+
+    init(
+        databasePath: String = MonitoringHarness.temporaryDatabase(),
+        scenario: SimulationScenario = .fixed(latitude: 48.8584, longitude: 2.2945),
+        level: AuthorizationLevel = .whenInUse, accuracy: AccuracyLevel = .full,
+        configuration: LocationEngine.Configuration = .init()
+    ) throws {
+        self.databasePath = databasePath
+        let database = try LocationDatabase(path: databasePath)
+        let store = AuthorizationStore(database: database)
+        try store.save(
+            AuthorizationDecision(appID: Self.identity.id, level: level, accuracy: accuracy, decidedAt: Date()))
+        let source = try SimulatedLocationSource(scenario: scenario, scheduler: scheduler)
+        let authorization = AuthorizationService(
+            identity: Self.identity, store: store, prompter: nil, environmentPolicy: nil, sourcesAreSimulated: true,
+            logger: Logger(label: "tests")
+        )
+        runtime = LocationRuntime(
+            sources: [source], scheduler: scheduler, authorization: authorization, configuration: configuration,
+            regionStore: RegionStore(database: database)
+        )
+    }
+
+    func manager(_ delegate: RegionDelegate) -> CLLocationManager {
+        let manager = CLLocationManager(runtime: runtime, target: target)
+        manager.delegate = delegate
+        target.runPending()
+        return manager
+    }
+
+    func advance(by seconds: Double) {
+        scheduler.advance(by: seconds)
+        target.runPending()
+    }
+}
+
+/// Records the region calls of `CLLocationManagerDelegate` as short strings.
+final class RegionDelegate: NSObject, CLLocationManagerDelegate, Sendable {
+    private let recorded = Mutex<[String]>([])
+    var calls: [String] { recorded.withLock { $0 } }
+    private func record(_ call: String) { recorded.withLock { $0.append(call) } }
+
+    func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
+        record("start:\(region.identifier)")
+    }
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {
+        record("fail:\(region?.identifier ?? "nil"):\((error as? CLError)?.code.rawValue ?? -1)")
+    }
+    func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+        record("state:\(region.identifier):\(state == .inside ? "inside" : state == .outside ? "outside" : "unknown")")
+    }
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        record("enter:\(region.identifier)")
+    }
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        record("exit:\(region.identifier)")
+    }
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        record("locations:\(locations.count)")
+    }
+    func locationManager(_ manager: CLLocationManager, didFinishDeferredUpdatesWithError error: (any Error)?) {
+        record("deferred:\((error as? CLError).map { String($0.code.rawValue) } ?? "nil")")
+    }
+}

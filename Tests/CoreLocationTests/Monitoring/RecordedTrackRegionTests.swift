@@ -1,0 +1,165 @@
+import Foundation
+import Geodesy
+import LocationEngine
+import LocationSources
+import Testing
+
+/// Real recorded tracks (the built-in routes: a run and a ride in Lyon, a drive in Istria) driven
+/// through the engine with its injected clock. Expected crossings are computed here, independently
+/// of `RegionMonitor`, from the track points, the WGS84 geodesic and the rule as documented in
+/// docs/decisions/0005-region-monitoring.md.
+@Suite struct RecordedTrackRegionTests {
+    static let source = SourceDescriptor(
+        id: SourceID("gps"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
+    static let client = ClientID(1)
+
+    struct Sample {
+        var time: Double
+        var fix: Fix
+    }
+
+    static func samples(_ name: String, noiseSeed: UInt64? = nil) throws -> [Sample] {
+        let route = try #require(BuiltInRoute.named(name))
+        var noise = noiseSeed.map { NoiseGenerator(model: NoiseModel(seed: $0, dropoutRate: 0)) }
+        var result: [Sample] = []
+        for (point, offset) in zip(route.points, route.offsets) {
+            var fix = Fix(
+                latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: 5,
+                timestamp: point.time ?? Date(timeIntervalSince1970: offset), isSimulated: true
+            )
+            if var generator = noise {
+                guard case .fix(let noisy) = generator.apply(to: fix, at: offset) else {
+                    noise = generator
+                    continue
+                }
+                noise = generator
+                fix = noisy
+            }
+            result.append(Sample(time: offset, fix: fix))
+        }
+        return result
+    }
+
+    /// Three regions centred on the track a quarter, half and three quarters along, and one 3 km
+    /// off it.
+    static func regions(along samples: [Sample], radius: Double) -> [MonitoredRegion] {
+        var regions = [1, 2, 3].map { quarter -> MonitoredRegion in
+            let p = samples[samples.count * quarter / 4].fix
+            return MonitoredRegion(
+                identifier: "q\(quarter)", latitude: p.latitude, longitude: p.longitude, radius: radius)
+        }
+        let start = samples[0].fix
+        let far = Geodesic.wgs84.direct(
+            latitude1: start.latitude, longitude1: start.longitude, azimuth1: 0, distance: 50_000)
+        regions.append(
+            MonitoredRegion(identifier: "far", latitude: far.latitude, longitude: far.longitude, radius: radius))
+        return regions
+    }
+
+    /// The documented rule, written out again: evidence needs d + a ≤ r − h (inside) or
+    /// d − a ≥ r + h (outside), h = clamp(0.1 r, 10, 200); the first evidence determines; a crossing
+    /// needs evidence lasting 20 s with no contrary evidence.
+    static func expectedEvents(_ region: MonitoredRegion, _ samples: [Sample]) -> [String] {
+        let h = min(max(0.1 * region.radius, 10), 200)
+        var state = "unknown"
+        var pending: (String, Double)?
+        var events: [String] = []
+        for (i, s) in samples.enumerated() {
+            let d = Geodesic.wgs84.inverse(
+                latitude1: region.latitude, longitude1: region.longitude, latitude2: s.fix.latitude,
+                longitude2: s.fix.longitude
+            ).distance
+            let a = s.fix.horizontalAccuracy
+            let seen = d + a <= region.radius - h ? "in" : d - a >= region.radius + h ? "out" : nil
+            guard let seen else { continue }
+            if state == "unknown" {
+                state = seen
+                events.append("\(seen):\(region.identifier)@\(i)")
+            } else if seen == state {
+                pending = nil
+            } else if let p = pending, p.0 == seen, s.time - p.1 >= 20 {
+                state = seen
+                pending = nil
+                events.append("\(seen == "in" ? "enter" : "exit"):\(region.identifier)@\(i)")
+                events.append("\(seen):\(region.identifier)@\(i)")
+            } else if pending == nil {
+                pending = (seen, s.time)
+            }
+        }
+        return events
+    }
+
+    static func run(_ samples: [Sample], regions: [MonitoredRegion]) -> [String] {
+        var configuration = LocationEngine.Configuration()
+        configuration.regionLimit = 100
+        var d = EngineDriver(engine: LocationEngine(sources: [source], configuration: configuration))
+        d.send(.client(client, .register(label: "track", authorization: ClientAuthorization(level: .whenInUse))))
+        for region in regions { d.send(.client(client, .startMonitoring(region))) }
+        var events: [String] = []
+        for (i, s) in samples.enumerated() {
+            d.advance(to: s.time)
+            for action in d.send(.source(source.id, .fix(s.fix))) {
+                guard case .region(_, let notice) = action else { continue }
+                switch notice {
+                case .determined(let r, let state, _):
+                    events.append("\(state == .inside ? "in" : "out"):\(r.identifier)@\(i)")
+                case .entered(let r, _): events.append("enter:\(r.identifier)@\(i)")
+                case .exited(let r, _): events.append("exit:\(r.identifier)@\(i)")
+                default: break
+                }
+            }
+        }
+        return events
+    }
+
+    @Test(arguments: [("run", 150.0), ("bike", 200.0), ("drive", 500.0)])
+    func crossingsHappenAtTheRightFixes(route: String, radius: Double) throws {
+        let samples = try Self.samples(route)
+        let regions = Self.regions(along: samples, radius: radius)
+        let events = Self.run(samples, regions: regions)
+        for region in regions {
+            let mine = events.filter { $0.contains(":\(region.identifier)@") }
+            #expect(mine == Self.expectedEvents(region, samples), "\(route) \(region.identifier)")
+        }
+        // The track passes through each on-track region: each is entered exactly once and left
+        // once (none contains the start or the end), and the far one only determined "out".
+        for quarter in 1...3 {
+            #expect(events.filter { $0.hasPrefix("enter:q\(quarter)@") }.count == 1, "\(route) q\(quarter)")
+            #expect(events.filter { $0.hasPrefix("exit:q\(quarter)@") }.count == 1, "\(route) q\(quarter)")
+        }
+        #expect(events.filter { $0.contains(":far@") } == ["out:far@0"])
+        // An entry's fix is truly inside the circle, an exit's truly outside: checked with CLCircularRegion's own test.
+        for event in events where event.hasPrefix("enter:") || event.hasPrefix("exit:") {
+            let name = String(event.split(separator: ":")[1].split(separator: "@")[0])
+            let index = Int(event.split(separator: "@")[1]) ?? 0
+            let region = try #require(regions.first { $0.identifier == name })
+            let fix = samples[index].fix
+            let d = Geodesic.wgs84.inverse(
+                latitude1: region.latitude, longitude1: region.longitude, latitude2: fix.latitude,
+                longitude2: fix.longitude
+            ).distance
+            #expect(event.hasPrefix("enter:") ? d < region.radius : d > region.radius)
+        }
+    }
+
+    /// With a seeded receiver-noise model (drift, 1 % outliers with inflated accuracy), fixes jitter
+    /// around the boundaries; there is still exactly one entry and one exit per on-track region.
+    @Test(arguments: [UInt64(11), 12, 13, 14])
+    func jitterCausesNoEventStorm(seed: UInt64) throws {
+        for (route, radius) in [("run", 150.0), ("bike", 200.0)] {
+            let samples = try Self.samples(route, noiseSeed: seed)
+            let regions = Self.regions(along: samples, radius: radius)
+            let events = Self.run(samples, regions: regions)
+            for quarter in 1...3 {
+                #expect(
+                    events.filter { $0.hasPrefix("enter:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)"
+                )
+                #expect(
+                    events.filter { $0.hasPrefix("exit:q\(quarter)@") }.count == 1, "\(route) seed \(seed) q\(quarter)")
+            }
+            for region in regions {
+                #expect(events.filter { $0.contains(":\(region.identifier)@") } == Self.expectedEvents(region, samples))
+            }
+        }
+    }
+}
