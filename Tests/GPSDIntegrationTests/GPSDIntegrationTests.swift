@@ -49,7 +49,11 @@ struct GPSDIntegrationTests {
         let manager = harness.manager(delegate)
         manager.desiredAccuracy = kCLLocationAccuracyBest
         manager.startUpdatingLocation()
-        #expect(harness.pump(until: { harness.source.status.isConnected }, timeout: 5), "connected to gpsd")
+        // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
+        #expect(
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            "connected to gpsd and watching"
+        )
 
         let epochs = try Walk.fixtureEpochs()
         #expect(epochs.count == 10)
@@ -93,7 +97,11 @@ struct GPSDIntegrationTests {
             }
         }
         defer { task.cancel() }
-        #expect(harness.pump(until: { harness.source.status.isConnected }, timeout: 5), "connected to gpsd")
+        // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
+        #expect(
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            "connected to gpsd and watching"
+        )
         harness.feed.startPumping(interval: Self.epochInterval) { $0 < epochs.count ? epochs[$0] : nil }
         #expect(harness.pump(until: { received.all.last?.timestamp == last }, timeout: 10))
         let locations = Self.lastPerEpoch(received.all)
@@ -113,7 +121,11 @@ struct GPSDIntegrationTests {
         let delegate = GPSDRecordingDelegate(clock: harness.scheduler)
         let manager = harness.manager(delegate)
         manager.startUpdatingLocation()
-        #expect(harness.pump(until: { harness.source.status.isConnected }, timeout: 5), "connected to gpsd")
+        // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
+        #expect(
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            "connected to gpsd and watching"
+        )
         harness.feed.startPumping(interval: Self.epochInterval) { Walk.generatedEpoch($0) }
         #expect(harness.pump(until: { delegate.locations.count >= 5 }, timeout: 10), "updates before the stop")
 
