@@ -5,9 +5,9 @@ import Synchronization
 /// The object you use to start and stop the delivery of location-related events to your app.
 ///
 /// Delegate calls arrive on the run loop of the thread that created the manager (see
-/// `CallbackTarget`). The services that later releases implement — heading, region monitoring,
-/// beacons, visits, deferred updates and significant-change monitoring — report their documented
-/// `CLError` through the delegate and their availability methods return false, never a silent no-op.
+/// `CallbackTarget`). The services not implemented yet — visits, automatic pausing and beacon
+/// ranging — report their documented `CLError` through the delegate, and their availability methods
+/// return false: never a silent no-op.
 ///
 /// `@unchecked Sendable` is safe: every mutable property lives in `state`, a `Mutex`, and the
 /// engine connection (`runtime`, `client`, `target`) is immutable after `init`.

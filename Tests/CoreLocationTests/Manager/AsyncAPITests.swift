@@ -95,7 +95,10 @@ import Testing
 
     // Circular conditions are watched by the engine (Tests/CoreLocationTests/Monitoring/CLMonitorTests).
     @Test func monitorSaysBeaconConditionsAreUnsupported() async throws {
-        let monitor = await CLMonitor("tests-\(UUID().uuidString)")  // records persist by name
+        // A harness runtime (in-memory store), never the shared one: tests must not write to the
+        // user's own database.
+        let h = try ManagerHarness()
+        let monitor = CLMonitor("beacons", runtime: h.runtime)
         await monitor.add(CLMonitor.BeaconIdentityCondition(uuid: UUID()), identifier: "beacon")
         var iterator = monitor.events.makeAsyncIterator()
         let event = try await iterator.next()
