@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import LocationEngine
 
 extension GPSDTPV {
@@ -17,8 +18,8 @@ extension GPSDTPV {
     /// The fix this report carries, or nil when it has none (mode 0/1, no position, no time).
     ///
     /// - altitude: `altMSL` (else `alt`); ellipsoidal altitude: `altHAE`. When only one of them is
-    ///   present and `geoidSep` is, the other is derived (altHAE = altMSL + geoidSep); otherwise the
-    ///   missing one copies the present one and the vertical accuracy stays as given.
+    ///   present, the other is derived with `geoidSep` (altHAE = altMSL + geoidSep), or without it
+    ///   with the EGM96 geoid height at the position.
     /// - accuracies: `eph` (else √(epx² + epy²)) × `horizontalConfidenceScale`; `epv`, `eps`, `epd`
     ///   × `linearConfidenceScale`; −1 where gpsd sends nothing.
     /// - a 2D fix (mode 2) has no valid altitude: vertical accuracy −1.
@@ -30,9 +31,11 @@ extension GPSDTPV {
 
         var msl = altMSL ?? alt
         var hae = altHAE
-        if let geoidSep {
-            if msl == nil, let hae { msl = hae - geoidSep }
-            if hae == nil, let msl { hae = msl + geoidSep }
+        // Without gpsd's geoidSep, EGM96's separation relates the two altitudes (issue 5).
+        let separation = geoidSep ?? geoidHeight(latitude: lat, longitude: lon)
+        if separation.isFinite {
+            if msl == nil, let hae { msl = hae - separation }
+            if hae == nil, let msl { hae = msl + separation }
         }
         let hasAltitude = mode >= 3 && (msl != nil || hae != nil)
 

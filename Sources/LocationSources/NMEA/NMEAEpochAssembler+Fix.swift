@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import LocationEngine
 
 extension NMEAEpochAssembler {
@@ -68,7 +69,10 @@ extension NMEAEpochAssembler {
         return .fix(
             Fix(
                 latitude: position.latitude, longitude: position.longitude,
-                altitude: altitude, ellipsoidalAltitude: altitude + (separation ?? 0),
+                // Receivers that leave GGA's geoid separation empty get EGM96's (issue 5): both
+                // altitudes stay right whichever one the receiver reports.
+                altitude: altitude,
+                ellipsoidalAltitude: altitude + (separation ?? geoidHeight(latitude: position.latitude, longitude: position.longitude)),
                 horizontalAccuracy: horizontal, verticalAccuracy: vertical,
                 course: course, courseAccuracy: courseAccuracy, speed: speed, speedAccuracy: speedAccuracy,
                 timestamp: timestamp, isSimulated: marksFixesSimulated, isFromAccessory: true

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import LocationEngine
 import Testing
 
@@ -61,7 +62,10 @@ import Testing
             GPSDTPV(mode: 3, lat: 1, lon: 2, altHAE: 120, geoidSep: 20).fix(receivedAt: fallback))
         #expect(onlyHAE.altitude == 100 && onlyHAE.ellipsoidalAltitude == 120)
         let legacy = try #require(GPSDTPV(mode: 3, lat: 1, lon: 2, alt: 50, epv: 10).fix(receivedAt: fallback))
-        #expect(legacy.altitude == 50 && legacy.ellipsoidalAltitude == 50)
+        // No geoidSep: EGM96 relates the two (N at 1°N 2°E is about +16 m, tested against PROJ in
+        // GeodesyTests), so the ellipsoidal altitude is not just a copy.
+        #expect(legacy.altitude == 50 && legacy.ellipsoidalAltitude == 50 + geoidHeight(latitude: 1, longitude: 2))
+        #expect(abs(legacy.ellipsoidalAltitude - 50) > 5)
         #expect(abs(legacy.verticalAccuracy - 10 * GPSDTPV.linearConfidenceScale) < 1e-12)
         let twoD = try #require(GPSDTPV(mode: 2, lat: 1, lon: 2, altMSL: 100, epv: 10).fix(receivedAt: fallback))
         #expect(twoD.verticalAccuracy == -1)
