@@ -71,7 +71,8 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
                 data.withUnsafeBytes { fuzzOne($0.bindMemory(to: UInt8.self)) }
                 count += 1
             }
-            print("replayed \(count) input(s) without a failure")
+            // An executable, not library code: the replay result goes to standard error.
+            FileHandle.standardError.write(Data("replayed \(count) input(s) without a failure\n".utf8))
         }
     }
 #endif
