@@ -64,12 +64,11 @@ extension LocationEngine {
     var demandedAccuracy: Double? {
         var demand: Double?
         for client in clients.values where client.isActive {
-            let request = client.pending?.request ?? client.updates
-            var needed = client.isReduced ? configuration.reducedAccuracyDemand : (request?.desiredAccuracy ?? 0)
-            if needed.isNaN || needed < 0 { needed = 0 }
-            if let updates = client.updates, !client.isReduced {
-                needed = min(needed, updates.desiredAccuracy.isNaN || updates.desiredAccuracy < 0 ? 0 : updates.desiredAccuracy)
-            }
+            // The most demanding of the client's request and updates; negative or NaN means best (0).
+            let needed = client.isReduced
+                ? configuration.reducedAccuracyDemand
+                : [client.pending?.request, client.updates].compactMap { $0?.desiredAccuracy }
+                    .map { $0.isNaN || $0 < 0 ? 0 : $0 }.min() ?? 0
             demand = min(demand ?? .infinity, needed)
         }
         for client in clients.values where client.significant && client.authorization.allowsLocation {

@@ -26,32 +26,15 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime()
-            if runtime.sources.isEmpty {
-                // Authorization cannot help without a source: say what is missing at once.
-                try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
-            }
-            let bridge = ManagerBridge()
-            let manager = CLLocationManager()
-            manager.delegate = bridge
-            manager.desiredAccuracy = accuracy.desiredAccuracy
+            var session = try ManagerSession(source: source, accuracy: accuracy)
             var writer = LocationWriter(format: format)
             var requested = false
-            var asked = false
-            for await event in bridge.events {
+            for await event in session.bridge.events {
                 switch event {
                 case let .authorization(status):
-                    if status.isAuthorized, !requested {
+                    if try session.isAuthorized(status), !requested {
                         requested = true
-                        manager.requestLocation()
-                    } else if status == .notDetermined, !asked {
-                        asked = true
-                        manager.requestWhenInUseAuthorization()
-                        if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
-                            try fail(NotDetermined(), code: ExitCodes.notAuthorized)
-                        }
-                    } else if status == .denied || status == .restricted {
-                        try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
+                        session.manager.requestLocation()
                     }
                 case let .locations(locations):
                     guard let location = locations.last else { continue }
@@ -60,10 +43,8 @@ extension LocationCtl {
                     writer.finish()
                     return
                 case let .failure(error):
-                    if error.code == .denied {
-                        try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
-                    }
-                    try fail(NoLocation(hasSource: !runtime.sources.isEmpty), code: ExitCodes.noLocation)
+                    try session.failIfDenied(error)
+                    try fail(NoLocation(hasSource: true), code: ExitCodes.noLocation)
                 case .sourceFinished:
                     continue
                 }

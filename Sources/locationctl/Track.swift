@@ -43,22 +43,14 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime()
-            if runtime.sources.isEmpty {
-                // Authorization cannot help without a source: say what is missing at once.
-                try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
-            }
-            let bridge = ManagerBridge()
+            var session = try ManagerSession(source: source, accuracy: accuracy)
+            let (runtime, bridge, manager) = (session.runtime, session.bridge, session.manager)
             runtime.observeSources { _, event in
                 if event == .finished { bridge.sourceFinished() }
             }
-            let manager = CLLocationManager()
-            manager.delegate = bridge
-            manager.desiredAccuracy = accuracy.desiredAccuracy
             manager.distanceFilter = distanceFilter ?? kCLDistanceFilterNone
             var writer = LocationWriter(format: format)
             var started = false
-            var asked = false
             var printed = 0
             defer {
                 if status { printStatus(runtime.status()) }
@@ -66,19 +58,17 @@ extension LocationCtl {
             loop: for await event in bridge.events {
                 switch event {
                 case let .authorization(status):
-                    if status.isAuthorized, !started {
+                    let authorized: Bool
+                    do {
+                        authorized = try session.isAuthorized(status)
+                    } catch {
+                        if started { writer.finish() }
+                        throw error
+                    }
+                    if authorized, !started {
                         started = true
                         writer.begin()
                         manager.startUpdatingLocation()
-                    } else if status == .notDetermined, !asked {
-                        asked = true
-                        manager.requestWhenInUseAuthorization()
-                        if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
-                            try fail(NotDetermined(), code: ExitCodes.notAuthorized)
-                        }
-                    } else if status == .denied || status == .restricted {
-                        if started { writer.finish() }
-                        try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
                     }
                 case let .locations(locations):
                     for location in locations {
@@ -87,13 +77,8 @@ extension LocationCtl {
                         if let limit, printed >= limit { break loop }
                     }
                 case let .failure(error):
-                    if error.code == .denied {
-                        if started { writer.finish() }
-                        try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
-                    }
-                    if runtime.sources.isEmpty {
-                        try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
-                    }
+                    if error.code == .denied, started { writer.finish() }
+                    try session.failIfDenied(error)
                     printError("kCLErrorLocationUnknown: no fix for a while; still trying.")
                 case .sourceFinished:
                     break loop

@@ -1,0 +1,47 @@
+import CoreLocation
+import Foundation
+
+/// What `locate` and `track` share: this process's location system, a manager wired to a
+/// `ManagerBridge`, and the authorization steps an app takes before it may ask for locations.
+@MainActor
+struct ManagerSession {
+    let runtime: LocationRuntime
+    let bridge = ManagerBridge()
+    let manager: CLLocationManager
+    private var asked = false
+
+    /// Installs the runtime the options describe; without any source, exits 69 at once
+    /// (authorization could not help).
+    init(source: SourceOptions, accuracy: AccuracyChoice) throws {
+        runtime = try source.installRuntime()
+        if runtime.sources.isEmpty {
+            try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
+        }
+        manager = CLLocationManager()
+        manager.delegate = bridge
+        manager.desiredAccuracy = accuracy.desiredAccuracy
+    }
+
+    /// Reacts to an authorization status: true when authorized; asks once while undetermined;
+    /// exits 77 when denied, restricted, or when nobody can be asked.
+    mutating func isAuthorized(_ status: CLAuthorizationStatus) throws -> Bool {
+        if status.isAuthorized { return true }
+        if status == .notDetermined, !asked {
+            asked = true
+            manager.requestWhenInUseAuthorization()
+            if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
+                try fail(NotDetermined(), code: ExitCodes.notAuthorized)
+            }
+        } else if status == .denied || status == .restricted {
+            try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
+        }
+        return false
+    }
+
+    /// Exits 77 when a delegate error says the app is not authorized.
+    func failIfDenied(_ error: CLError) throws {
+        if error.code == .denied {
+            try fail(NotAuthorized(status: manager.authorizationStatus), code: ExitCodes.notAuthorized)
+        }
+    }
+}
