@@ -5,9 +5,9 @@ import Synchronization
 /// The object you use to start and stop the delivery of location-related events to your app.
 ///
 /// Delegate calls arrive on the run loop of the thread that created the manager (see
-/// `CallbackTarget`). The services not implemented yet — visits, automatic pausing and beacon
-/// ranging — report their documented `CLError` through the delegate, and their availability methods
-/// return false: never a silent no-op.
+/// `CallbackTarget`). The services Linux has no hardware for — beacon ranging, location pushes —
+/// report their documented errors, and their availability methods return false: never a silent
+/// no-op.
 ///
 /// `@unchecked Sendable` is safe: every mutable property lives in `state`, a `Mutex`, and the
 /// engine connection (`runtime`, `client`, `target`) is immutable after `init`.
@@ -109,7 +109,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     open var pausesLocationUpdatesAutomatically: Bool {
         get { state.withLock { $0.pausesLocationUpdatesAutomatically } }
-        set { state.withLock { $0.pausesLocationUpdatesAutomatically = newValue } }
+        set {
+            state.withLock { $0.pausesLocationUpdatesAutomatically = newValue }
+            resendUpdatesIfActive()
+        }
     }
 
     open var allowsBackgroundLocationUpdates: Bool {
@@ -137,7 +140,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         state.withLock {
             UpdateRequest(
                 desiredAccuracy: $0.desiredAccuracy, distanceFilter: $0.distanceFilter,
-                activityType: $0.activityType.rawValue
+                activityType: $0.activityType.rawValue,
+                pausesAutomatically: $0.pausesLocationUpdatesAutomatically
             )
         }
     }
@@ -282,13 +286,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     open func stopMonitoringSignificantLocationChanges() { send(.stopSignificantChanges) }
 
-    open func startMonitoringVisits() {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFailWithError: CLError(.locationUnknown))
-        }
-    }
+    open func startMonitoringVisits() { send(.startVisits) }
 
-    open func stopMonitoringVisits() {}
+    open func stopMonitoringVisits() { send(.stopVisits) }
 
     // MARK: Deferred updates
 
@@ -355,6 +355,17 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             deliverRegionNotice(notice)
         case let .deferredFinished(error):
             deliverDeferralEnd(error)
+        case let .visit(visit):
+            let clVisit = CLVisit(visit)
+            callDelegate { manager, delegate in delegate.locationManager(manager, didVisit: clVisit) }
+        case let .paused(isPaused):
+            callDelegate { manager, delegate in
+                if isPaused {
+                    delegate.locationManagerDidPauseLocationUpdates(manager)
+                } else {
+                    delegate.locationManagerDidResumeLocationUpdates(manager)
+                }
+            }
         }
     }
 

@@ -126,8 +126,8 @@ final class LiveUpdateSession: Sendable {
                 if !change.allowsLocation {
                     continuation.yield(Self.diagnostic(for: change, inProgress: authorization.isRequestInProgress))
                 }
-            case .region, .deferredFinished:
-                break  // region and deferral notices concern managers' delegates only
+            case .region, .deferredFinished, .visit, .paused:
+                break  // these concern managers' delegates only (live updates never ask to pause)
             }
         }
         let client = self.client

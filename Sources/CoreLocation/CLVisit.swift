@@ -1,4 +1,5 @@
 import Foundation
+import LocationEngine
 
 /// A stay at one place: where, how precisely, and from when to when.
 ///
@@ -33,6 +34,16 @@ open class CLVisit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  
         self.place = coordinate
         self.accuracy = horizontalAccuracy
         super.init()
+    }
+
+    /// A visit the engine decided: unknown dates become `.distantPast` / `.distantFuture`.
+    package convenience init(_ visit: Visit) {
+        self.init(
+            arrivalDate: visit.arrival ?? .distantPast,
+            departureDate: visit.departure ?? .distantFuture,
+            coordinate: CLLocationCoordinate2D(latitude: visit.latitude, longitude: visit.longitude),
+            horizontalAccuracy: visit.horizontalAccuracy
+        )
     }
 
     /// When the user arrived; `.distantPast` when unknown.

@@ -18,6 +18,9 @@ package final class LocationRuntime: Sendable {
         case authorization(ClientAuthorization)
         case region(RegionNotice)
         case deferredFinished(DeferralError?)
+        case visit(Visit)
+        /// Automatic pausing of this client's updates began (true) or ended (false).
+        case paused(Bool)
     }
 
     private struct Core: Sendable {
@@ -135,7 +138,8 @@ package final class LocationRuntime: Sendable {
             core.outbox.removeAll()
             return actions.map { action in
                 switch action {
-                case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _):
+                case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _),
+                    let .visit(id, _), let .paused(id), let .resumed(id):
                     return (action, core.sinks[id])
                 default: return (action, nil)
                 }
@@ -165,6 +169,12 @@ package final class LocationRuntime: Sendable {
             sink?(.region(notice))
         case let .deferredFinished(_, error):
             sink?(.deferredFinished(error))
+        case let .visit(_, visit):
+            sink?(.visit(visit))
+        case .paused:
+            sink?(.paused(true))
+        case .resumed:
+            sink?(.paused(false))
         case .storeRegion, .forgetRegion:
             persist(action)
         }

@@ -14,13 +14,19 @@ public struct UpdateRequest: Hashable, Codable, Sendable {
     public var desiredAccuracy: Double
     /// Metres, as `CLLocationManager.distanceFilter`: zero, negative or NaN means every fix.
     public var distanceFilter: Double
-    /// `CLActivityType.rawValue`; kept for auto-pause (a later issue) and status output.
+    /// `CLActivityType.rawValue`: chooses the automatic-pause thresholds (see `AutoPausePolicy`).
     public var activityType: Int
+    /// `CLLocationManager.pausesLocationUpdatesAutomatically`.
+    public var pausesAutomatically: Bool
 
-    public init(desiredAccuracy: Double = -1, distanceFilter: Double = -1, activityType: Int = 1) {
+    public init(
+        desiredAccuracy: Double = -1, distanceFilter: Double = -1, activityType: Int = 1,
+        pausesAutomatically: Bool = false
+    ) {
         self.desiredAccuracy = desiredAccuracy
         self.distanceFilter = distanceFilter
         self.activityType = activityType
+        self.pausesAutomatically = pausesAutomatically
     }
 }
 
@@ -56,6 +62,9 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     /// `timeout` seconds have passed (either may be infinite or `greatestFiniteMagnitude`).
     case allowDeferredUpdates(distance: Double, timeout: Double)
     case disallowDeferredUpdates
+    /// The visits service (`startMonitoringVisits`).
+    case startVisits
+    case stopVisits
     case unregister
 }
 
@@ -128,6 +137,11 @@ public enum EngineAction: Hashable, Codable, Sendable {
     case storeRegion(StoredRegion)
     /// A deferral ended (`didFinishDeferredUpdatesWithError`); nil means it completed normally.
     case deferredFinished(ClientID, DeferralError?)
+    /// Tell one client about a visit: an arrival (departure nil) or a completed one.
+    case visit(ClientID, Visit)
+    /// Automatic pausing: the client's updates paused (the user stopped) or resumed (they left).
+    case paused(ClientID)
+    case resumed(ClientID)
     /// Forget a persisted region.
     case forgetRegion(identifier: String, group: String = "")
 }

@@ -22,6 +22,8 @@ public struct EngineStatus: Hashable, Codable, Sendable {
         public var authorization: ClientAuthorization
         public var updates: UpdateRequest?
         public var isRequestingLocation: Bool
+        /// Updates paused automatically (the user stopped).
+        public var isPaused: Bool = false
     }
 
     public var sources: [Source]
@@ -50,7 +52,7 @@ extension LocationEngine {
                 guard let c = clients[id] else { return nil }
                 return EngineStatus.Client(
                     id: id, label: c.label, authorization: c.authorization, updates: c.updates,
-                    isRequestingLocation: c.pending != nil
+                    isRequestingLocation: c.pending != nil, isPaused: c.pause != nil
                 )
             },
             isStationary: stationary.isStationary

@@ -13,6 +13,8 @@ extension LocationEngine {
             handleSignificantCommand(command, from: id, at: now, into: &actions)
         case .allowDeferredUpdates, .disallowDeferredUpdates:
             handleDeferralCommand(command, from: id, at: now, into: &actions)
+        case .startVisits, .stopVisits:
+            handleVisitCommand(command, from: id, into: &actions)
         case let .setAuthorization(authorization):
             appAuthorization = authorization
             guard var client = clients[id] else { return }
@@ -28,6 +30,7 @@ extension LocationEngine {
                 client.lastCoarse = nil
                 client.significant = false
                 client.lastSignificant = nil
+                client.pause = nil
                 if client.deferral != nil {
                     client.deferral = nil
                     actions.append(.deferredFinished(id, .failed))
@@ -39,8 +42,11 @@ extension LocationEngine {
             }
         case let .startUpdates(request):
             guard var client = clients[id] else { return }
-            let wasUpdating = client.updates != nil
+            // Starting again (or changing the settings) ends an automatic pause at once.
+            let wasUpdating = client.updates != nil && client.pause == nil
             client.updates = request
+            client.pause = nil
+            client.updatesSince = now
             clients[id] = client
             if client.authorization.isDecidedAgainst {
                 actions.append(.fail(id, .denied))
@@ -58,6 +64,7 @@ extension LocationEngine {
                 client.deferral = nil
             }
             client.updates = nil
+            client.pause = nil
             client.lastDelivered = nil
             if client.pending == nil { client.unknownDeadline = nil }
             clients[id] = client
@@ -74,6 +81,7 @@ extension LocationEngine {
             }
         case .unregister:
             clients[id] = nil
+            if !clients.values.contains(where: \.visits) { visitDetector = nil }
         }
     }
 
@@ -129,7 +137,7 @@ extension LocationEngine {
         }
         clients[id] = client
 
-        guard let updates = client.updates, fix.horizontalAccuracy >= 0 else { return }
+        guard let updates = client.updates, client.pause == nil, fix.horizontalAccuracy >= 0 else { return }
         if client.isReduced {
             if let coarse = client.lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
                 return

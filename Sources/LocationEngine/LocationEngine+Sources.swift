@@ -16,11 +16,16 @@ extension LocationEngine {
             else { return }
             latest = (fix, now)
             stationary.observe(fix, at: now)
+            pauseDetector.observe(fix, at: now)
             for client in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
                 offer(fix, to: client, at: now, isCached: false, into: &actions)
                 offerSignificant(fix, to: client, at: now, into: &actions)
             }
+            // Paused clients heard nothing above; a fix outside their stationary region resumes them.
+            watchStationaryRegions(fix, at: now, into: &actions)
+            pauseStillClients(at: now, into: &actions)
             evaluateRegions(fix, at: now, into: &actions)
+            observeVisits(fix, into: &actions)
         case let .unavailable(reason):
             source.isAvailable = false
             source.lastProblem = reason
@@ -73,6 +78,12 @@ extension LocationEngine {
         }
         for client in clients.values where client.significant && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.significantAccuracyDemand)
+        }
+        for client in clients.values where client.pause?.isProbing == true && client.authorization.allowsLocation {
+            demand = min(demand ?? .infinity, configuration.pauseProbeAccuracy)
+        }
+        for client in clients.values where client.visits && client.authorization.allowsLocation {
+            demand = min(demand ?? .infinity, configuration.visitAccuracyDemand)
         }
         if regionsAuthorized && regions.count > 0 {
             demand = min(demand ?? .infinity, configuration.regionAccuracyDemand)

@@ -54,6 +54,17 @@ public struct LocationEngine: Sendable {
         public var significantInterval: Double = 300
         /// The accuracy, metres, the significant-change service asks of the sources.
         public var significantAccuracyDemand: Double = 500
+        /// The visits service's stay rule (see `VisitDetector`).
+        public var visits = VisitDetector.Parameters()
+        /// The accuracy, metres, the visits service asks of the sources.
+        public var visitAccuracyDemand: Double = 100
+        /// Automatic pausing (see `AutoPausePolicy`): metres the user may drift while standing
+        /// still, the stationary region's radius, and the longest probe, seconds.
+        public var pauseStillRadius: Double = 25
+        public var pauseRegionRadius: Double = 100
+        public var pauseProbeTimeout: Double = 15
+        /// The accuracy, metres, a probe of the stationary region asks of the sources.
+        public var pauseProbeAccuracy: Double = 100
 
         public init() {}
     }
@@ -90,8 +101,15 @@ public struct LocationEngine: Sendable {
         var significant = false
         var lastSignificant: (fix: Fix, at: Double)?
         var deferral: Deferral?
+        /// The visits service is on.
+        var visits = false
+        /// Updates paused automatically: the stationary region being watched.
+        var pause: PauseState?
+        /// When updates last started or resumed: stillness counts for pausing only from then on.
+        var updatesSince: Double = 0
 
-        var isActive: Bool { authorization.allowsLocation && (updates != nil || pending != nil) }
+        /// Wants every fix now: a request, or updates that are not paused.
+        var isActive: Bool { authorization.allowsLocation && ((updates != nil && pause == nil) || pending != nil) }
         var isReduced: Bool { authorization.accuracy == .reduced }
     }
 
@@ -101,12 +119,17 @@ public struct LocationEngine: Sendable {
     var clients: [ClientID: ClientState] = [:]
     var latest: (fix: Fix, at: Double)?
     var stationary = StationaryDetector()
+    /// Automatic pausing's own stillness test: more tolerant of drift than `stationary`.
+    var pauseDetector: StationaryDetector
     var regions = RegionMonitor()
+    /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
+    var visitDetector: VisitDetector?
     /// The app's authorization as its clients last reported it (every client is one app).
     var appAuthorization: ClientAuthorization?
 
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
         for descriptor in sources where self.sources[descriptor.id] == nil {
             self.sources[descriptor.id] = SourceState(descriptor: descriptor)
             sourceOrder.append(descriptor.id)
@@ -132,6 +155,9 @@ public struct LocationEngine: Sendable {
                 deadline = min(deadline ?? .infinity, deferral.deadline)
             }
         }
+        for client in clients.values {
+            if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.deadline) }
+        }
         for request in regions.stateRequests.values {
             deadline = min(deadline ?? .infinity, request.deadline)
         }
@@ -150,6 +176,7 @@ public struct LocationEngine: Sendable {
             expireTimers(at: now, into: &actions)
             expireRegionRequests(at: now, into: &actions)
             expireDeferrals(at: now, into: &actions)
+            expirePauseProbes(at: now)
         case let .restoreRegions(stored):
             restore(stored)
         }

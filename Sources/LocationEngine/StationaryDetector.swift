@@ -18,6 +18,9 @@ public struct StationaryDetector: Sendable, Hashable {
 
     public private(set) var isStationary = false
 
+    /// The time since which every fix lay within the radius of the first of them; nil before any fix.
+    public var stillSince: Double? { anchor?.time }
+
     public static func == (a: Self, b: Self) -> Bool {
         a.window == b.window && a.radius == b.radius && a.isStationary == b.isStationary
             && a.anchor?.time == b.anchor?.time

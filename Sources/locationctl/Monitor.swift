@@ -9,11 +9,14 @@ import Synchronization
 extension LocationCtl {
     struct Monitor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print region and significant-change events as they happen.",
+            abstract: "Print region, significant-change and visit events as they happen.",
             discussion: """
                 Monitors circular regions as startMonitoring(for:) does (entry and exit need 20 s of \
                 evidence past a hysteresis band; see docs/decisions/0005-region-monitoring.md) and, with \
-                --significant, prints the significant-change service's updates. Runs until the simulated \
+                --significant, prints the significant-change service's updates; with --visits, the visits \
+                service's arrivals and completed visits (a stay of 5 min within 100 m; see VisitDetector). \
+                Visits follow the fixes' own timestamps, so they come out the same at any --speed. \
+                Runs until the simulated \
                 route ends or you press Ctrl-C. The regions last for this run only (they are not added to \
                 locationctl's stored regions). --speed also speeds up the rules' clocks (the 20 s dwell, \
                 the 5 min between significant changes), so a replay at 30× gives the events of the \
@@ -22,6 +25,7 @@ extension LocationCtl {
                 Examples:
                   locationctl monitor --simulate drive --speed max --region 45.2735,13.7142,300,start
                   locationctl monitor --simulate bike --speed 20 --region 45.76,4.83,200 --significant --format json
+                  locationctl monitor --simulate track.gpx --speed max --visits --format json
                 """
         )
 
@@ -38,12 +42,15 @@ extension LocationCtl {
         @Flag(help: "Also print the significant-change service's updates.")
         var significant = false
 
+        @Flag(help: "Also print visits: arrivals, and completed visits with both dates.")
+        var visits = false
+
         @Option(help: "Output format: text, or json (one object per line).")
         var format: EventFormat = .text
 
         func validate() throws {
-            if regions.isEmpty && !significant {
-                throw ValidationError("Nothing to monitor: give at least one --region or --significant.")
+            if regions.isEmpty && !significant && !visits {
+                throw ValidationError("Nothing to monitor: give at least one --region, --significant or --visits.")
             }
             let names = regions.map(\.identifier)
             if Set(names).count != names.count {
@@ -61,7 +68,11 @@ extension LocationCtl {
             // The engine's region notices carry the fix that decided them; a second engine client
             // hears them with it, so each printed event has its exact time and coordinate.
             let listener = runtime.addClient(label: "locationctl monitor") { event in
-                if case .region(let notice) = event { bridge.notice(notice) }
+                switch event {
+                case .region(let notice): bridge.notice(notice)
+                case .visit(let visit): bridge.visit(visit)
+                default: break
+                }
             }
             let manager = CLLocationManager()
             manager.delegate = bridge
@@ -80,6 +91,10 @@ extension LocationCtl {
                         started = true
                         for circle in circles { manager.startMonitoring(for: circle) }
                         if significant { manager.startMonitoringSignificantLocationChanges() }
+                        if visits {
+                            manager.startMonitoringVisits()
+                            runtime.send(.startVisits, from: listener)
+                        }
                     } else if status == .notDetermined, !asked {
                         asked = true
                         manager.requestWhenInUseAuthorization()
@@ -93,6 +108,8 @@ extension LocationCtl {
                     writer.write(notice)
                 case .significant(let location):
                     writer.writeSignificant(location)
+                case .visit(let visit):
+                    writer.writeVisit(visit)
                 case .failed(let identifier, let error):
                     let code = error.code.rawValue
                     printError("monitoring \(identifier) failed: kCLError \(code): \(error.localizedDescription)")
@@ -102,6 +119,7 @@ extension LocationCtl {
             }
             for circle in circles { manager.stopMonitoring(for: circle) }
             manager.stopMonitoringSignificantLocationChanges()
+            manager.stopMonitoringVisits()
             runtime.send(.unregister, from: listener)
         }
     }

@@ -8,6 +8,7 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
     enum Event {
         case authorization(CLAuthorizationStatus)
         case notice(RegionNotice)
+        case visit(Visit)
         case significant(CLLocation)
         case failed(String, CLError)
         case sourceFinished
@@ -32,6 +33,11 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
         DispatchQueue.main.async { continuation.yield(.notice(notice)) }
     }
 
+    func visit(_ visit: Visit) {
+        let continuation = self.continuation
+        DispatchQueue.main.async { continuation.yield(.visit(visit)) }
+    }
+
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
         continuation.yield(.authorization(manager.authorizationStatus))
     }
@@ -48,7 +54,8 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
 }
 
 /// Prints one line per event: text, or a JSON object with `event`, `identifier`, `time`,
-/// `latitude`, `longitude` (and `state` for determinations).
+/// `latitude`, `longitude` (and `state` for determinations; `arrival`, `departure` — null when
+/// unknown or still going on — and `horizontalAccuracy` for visits).
 struct EventWriter {
     let format: EventFormat
 
@@ -70,6 +77,31 @@ struct EventWriter {
             event: "significant", identifier: nil, time: location.timestamp,
             latitude: location.coordinate.latitude, longitude: location.coordinate.longitude
         )
+    }
+
+    /// A visit: `time` is when it was decided (the timestamp of the fix that decided it).
+    func writeVisit(_ visit: Visit) {
+        let arrival = visit.arrival?.formatted(LocationWriter.timestampFormat)
+        let departure = visit.departure?.formatted(LocationWriter.timestampFormat)
+        let stamp = visit.decidedAt.formatted(LocationWriter.timestampFormat)
+        switch format {
+        case .text:
+            let kind = visit.departure == nil ? "arrival" : "visit"
+            output(
+                "\(stamp)  \(kind.padding(toLength: 11, withPad: " ", startingAt: 0))"
+                    + " from \(arrival ?? "unknown") to \(departure ?? "now")"
+                    + String(format: "  %+.6f, %+.6f  ± %.0f m", visit.latitude, visit.longitude, visit.horizontalAccuracy)
+            )
+        case .json:
+            let object: [String: Any] = [
+                "event": "visit", "time": stamp, "latitude": visit.latitude, "longitude": visit.longitude,
+                "horizontalAccuracy": visit.horizontalAccuracy,
+                "arrival": arrival ?? NSNull(), "departure": departure ?? NSNull(),
+            ]
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+                output(String(decoding: data, as: UTF8.self))
+            }
+        }
     }
 
     private func emit(event: String, identifier: String, fix: Fix, state: String? = nil) {

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The visits service: one `VisitDetector` sees every fix while any client monitors visits, and
+/// each authorized client hears its arrival and completed visits. It asks the sources for
+/// `visitAccuracyDemand` (100 m), as region monitoring does. A reduced-accuracy client hears the
+/// visit's coarse cell centre, with the cell's covering radius as accuracy at least.
+extension LocationEngine {
+    mutating func handleVisitCommand(_ command: ClientCommand, from id: ClientID, into actions: inout [EngineAction]) {
+        guard var client = clients[id] else { return }
+        switch command {
+        case .startVisits:
+            if client.authorization.isDecidedAgainst {
+                actions.append(.fail(id, .denied))
+                return
+            }
+            client.visits = true
+            if visitDetector == nil { visitDetector = VisitDetector(parameters: configuration.visits) }
+        case .stopVisits:
+            client.visits = false
+        default:
+            return
+        }
+        clients[id] = client
+        if !clients.values.contains(where: \.visits) { visitDetector = nil }
+    }
+
+    mutating func observeVisits(_ fix: Fix, into actions: inout [EngineAction]) {
+        guard var detector = visitDetector else { return }
+        let visits = detector.observe(fix)
+        visitDetector = detector
+        guard !visits.isEmpty else { return }
+        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let client = clients[id], client.visits, client.authorization.allowsLocation else { continue }
+            for visit in visits {
+                guard let released = client.isReduced ? coarsen(visit) : visit else { continue }
+                actions.append(.visit(id, released))
+            }
+        }
+    }
+
+    private func coarsen(_ visit: Visit) -> Visit? {
+        let grid = configuration.reducedGrid
+        guard let cell = grid.cell(latitude: visit.latitude, longitude: visit.longitude) else { return nil }
+        var coarse = visit
+        coarse.latitude = cell.centerLatitude
+        coarse.longitude = cell.centerLongitude
+        coarse.horizontalAccuracy = max(visit.horizontalAccuracy, grid.coveringRadius(of: cell))
+        return coarse
+    }
+}
