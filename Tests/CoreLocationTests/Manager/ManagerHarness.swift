@@ -90,6 +90,9 @@ final class RecordingDelegate: NSObject, CLLocationManagerDelegate, Sendable {
         case monitoringFailed(String?, CLError.Code)
         case rangingFailed(CLError.Code)
         case deferredFinished(CLError.Code?)
+        case paused
+        case resumed
+        case visit(arrival: Date, departure: Date)
 
         static func == (a: Call, b: Call) -> Bool { "\(a)" == "\(b)" }
     }
@@ -137,5 +140,17 @@ final class RecordingDelegate: NSObject, CLLocationManagerDelegate, Sendable {
 
     func locationManager(_ manager: CLLocationManager, didFinishDeferredUpdatesWithError error: (any Error)?) {
         record(.deferredFinished((error as? CLError)?.code))
+    }
+
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) { record(.paused) }
+
+    func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) { record(.resumed) }
+
+    private let visitList = Mutex<[CLVisit]>([])
+    var visits: [CLVisit] { visitList.withLock { $0 } }
+
+    func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
+        visitList.withLock { $0.append(visit) }
+        record(.visit(arrival: visit.arrivalDate, departure: visit.departureDate))
     }
 }

@@ -111,6 +111,9 @@ import Testing
         try h.authorize(.whenInUse, accuracy: .reduced)
         let delegate = RecordingDelegate()
         let manager = h.manager(delegate)
+        // The simulated device stands still for three hours; left on, automatic pausing would stop
+        // the updates after three minutes (VisitsAndPauseTests covers that).
+        manager.pausesLocationUpdatesAutomatically = false
         manager.startUpdatingLocation()
         h.advance(by: 3 * 3600)
         let delivered = delegate.locations
