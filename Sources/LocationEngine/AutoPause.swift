@@ -35,6 +35,12 @@ public struct AutoPausePolicy: Sendable, Hashable, Codable {
         self.probeInterval = probeInterval
     }
 
+    /// The times divided by `scale` (a replay faster than recorded pace); a scale ≤ 0 or NaN is 1.
+    public func scaled(by scale: Double) -> AutoPausePolicy {
+        guard scale > 0, scale.isFinite else { return self }
+        return AutoPausePolicy(stillFor: stillFor / scale, probeInterval: probeInterval / scale)
+    }
+
     /// The policy for a `CLActivityType` raw value; unknown values get `other`'s.
     public static func forActivity(_ rawValue: Int) -> AutoPausePolicy {
         switch rawValue {
@@ -66,7 +72,7 @@ extension LocationEngine {
             guard var client = clients[id], client.pause == nil, let updates = client.updates,
                 updates.pausesAutomatically, client.authorization.allowsLocation
             else { continue }
-            let policy = AutoPausePolicy.forActivity(updates.activityType)
+            let policy = AutoPausePolicy.forActivity(updates.activityType).scaled(by: configuration.pauseTimeScale)
             guard now - max(since, client.updatesSince) >= policy.stillFor else { continue }
             if let deferral = client.deferral, !deferral.batch.isEmpty {
                 // What was held back is the app's; it should not wait out the pause.
@@ -119,7 +125,7 @@ extension LocationEngine {
                 pause.deadline = now + pause.probeInterval
             } else {
                 pause.isProbing = true
-                pause.deadline = now + configuration.pauseProbeTimeout
+                pause.deadline = now + configuration.pauseProbeTimeout / max(configuration.pauseTimeScale, 1e-9)
             }
             clients[id]?.pause = pause
         }

@@ -65,6 +65,9 @@ public struct LocationEngine: Sendable {
         public var pauseProbeTimeout: Double = 15
         /// The accuracy, metres, a probe of the stationary region asks of the sources.
         public var pauseProbeAccuracy: Double = 100
+        /// Divides every automatic-pause time (still-for, probe interval, probe timeout): a replay
+        /// at 20× pauses after the recording's 3 minutes, not after 3 of its own.
+        public var pauseTimeScale: Double = 1
 
         public init() {}
     }

@@ -8,6 +8,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         case authorization(CLAuthorizationStatus)
         case locations([CLLocation])
         case failure(CLError)
+        /// Automatic pausing began (true) or ended (false).
+        case paused(Bool)
         case sourceFinished
     }
 
@@ -31,6 +33,14 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         continuation.yield(.locations(locations))
+    }
+
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {
+        continuation.yield(.paused(true))
+    }
+
+    func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {
+        continuation.yield(.paused(false))
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreLocation
 import Foundation
+import LocationEngine
 import LocationSources
 import Logging
 
@@ -78,8 +79,13 @@ struct SourceOptions: ParsableArguments {
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
             )
         }
+        var configuration = LocationEngine.Configuration()
+        if simulate != nil, speed.value.isFinite {
+            // A replay at 20× pauses after the recording's minutes of standing still.
+            configuration.pauseTimeScale = speed.value
+        }
         let runtime = LocationRuntime.make(
-            sources: sources, scheduler: scheduler, identity: .locationctl, logger: logger
+            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration, logger: logger
         )
         LocationRuntime.installShared(runtime)
         return runtime

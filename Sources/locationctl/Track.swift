@@ -14,6 +14,14 @@ extension LocationCtl {
                   locationctl track --simulate run --speed 20 --distance-filter 50 --format geojson > run.geojson
                   locationctl track --simulate bike --speed max --format csv --limit 100
                   locationctl track --simulate 48.8584,2.2945 --noise 7 --limit 10
+                  locationctl track --simulate walk.gpx --speed 20 --auto-pause --activity fitness --status
+
+                --auto-pause sets pausesLocationUpdatesAutomatically (off here, unlike Apple's default, so that \
+                a tracking tool prints every fix unless asked): after standing still for the activity's time \
+                (other 3 min, automotive 5, fitness 2, other navigation 5, airborne 10) updates pause and the \
+                receiver is powered down but for a look every 30–60 s; moving 100 m away resumes them. Both \
+                are reported on standard error. A replay's --speed scales those times; at --speed max nothing \
+                pauses (no time passes).
                 """
         )
 
@@ -34,6 +42,12 @@ extension LocationCtl {
         @Flag(help: "At the end, print the engine's status (sources, on-time) to standard error.")
         var status = false
 
+        @Flag(name: .customLong("auto-pause"), help: "Pause updates automatically while standing still.")
+        var autoPause = false
+
+        @Option(help: "The activity type, which sets the automatic-pause thresholds.")
+        var activity: ActivityChoice = .other
+
         func validate() throws {
             if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number, got \(limit)") }
             if let distanceFilter, !distanceFilter.isFinite || distanceFilter < 0 {
@@ -49,6 +63,8 @@ extension LocationCtl {
                 if event == .finished { bridge.sourceFinished() }
             }
             manager.distanceFilter = distanceFilter ?? kCLDistanceFilterNone
+            manager.pausesLocationUpdatesAutomatically = autoPause
+            manager.activityType = activity.activityType
             var writer = LocationWriter(format: format)
             var started = false
             var printed = 0
@@ -80,12 +96,32 @@ extension LocationCtl {
                     if error.code == .denied, started { writer.finish() }
                     try session.failIfDenied(error)
                     printError("kCLErrorLocationUnknown: no fix for a while; still trying.")
+                case let .paused(isPaused):
+                    printError(
+                        isPaused
+                            ? "paused: standing still; the receiver is off but for a look now and then"
+                            : "resumed: moved away from where updates paused")
                 case .sourceFinished:
                     break loop
                 }
             }
             manager.stopUpdatingLocation()
             if started { writer.finish() }
+        }
+    }
+}
+
+/// `--activity`: `CLActivityType`.
+enum ActivityChoice: String, ExpressibleByArgument, CaseIterable {
+    case other, automotive, fitness, navigation, airborne
+
+    var activityType: CLActivityType {
+        switch self {
+        case .other: .other
+        case .automotive: .automotiveNavigation
+        case .fitness: .fitness
+        case .navigation: .otherNavigation
+        case .airborne: .airborne
         }
     }
 }
