@@ -81,7 +81,10 @@ extension LocationEngine {
             }
         case .unregister:
             clients[id] = nil
-            if !clients.values.contains(where: \.visits) { visitDetector = nil }
+            if !clients.values.contains(where: \.visits) {
+                visitDetector = nil
+                visitProbe = nil
+            }
         }
     }
 

@@ -25,7 +25,7 @@ extension LocationEngine {
             watchStationaryRegions(fix, at: now, into: &actions)
             pauseStillClients(at: now, into: &actions)
             evaluateRegions(fix, at: now, into: &actions)
-            observeVisits(fix, into: &actions)
+            observeVisits(fix, at: now, into: &actions)
         case let .unavailable(reason):
             source.isAvailable = false
             source.lastProblem = reason
@@ -82,7 +82,8 @@ extension LocationEngine {
         for client in clients.values where client.pause?.isProbing == true && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.pauseProbeAccuracy)
         }
-        for client in clients.values where client.visits && client.authorization.allowsLocation {
+        let visitsLooking = visitProbe?.isProbing ?? true
+        for client in clients.values where visitsLooking && client.visits && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.visitAccuracyDemand)
         }
         if regionsAuthorized && regions.count > 0 {

@@ -58,6 +58,8 @@ public struct LocationEngine: Sendable {
         public var visits = VisitDetector.Parameters()
         /// The accuracy, metres, the visits service asks of the sources.
         public var visitAccuracyDemand: Double = 100
+        /// Seconds between two looks while settled in a visit.
+        public var visitProbeInterval: Double = 60
         /// Automatic pausing (see `AutoPausePolicy`): metres the user may drift while standing
         /// still, the stationary region's radius, and the longest probe, seconds.
         public var pauseStillRadius: Double = 25
@@ -127,6 +129,8 @@ public struct LocationEngine: Sendable {
     var regions = RegionMonitor()
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
+    /// While settled in a visit, the visits service only looks now and then (see `+Visits`).
+    var visitProbe: (deadline: Double, isProbing: Bool)?
     /// The app's authorization as its clients last reported it (every client is one app).
     var appAuthorization: ClientAuthorization?
 
@@ -161,6 +165,7 @@ public struct LocationEngine: Sendable {
         for client in clients.values {
             if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.deadline) }
         }
+        if let probe = visitProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
         for request in regions.stateRequests.values {
             deadline = min(deadline ?? .infinity, request.deadline)
         }
@@ -180,6 +185,7 @@ public struct LocationEngine: Sendable {
             expireRegionRequests(at: now, into: &actions)
             expireDeferrals(at: now, into: &actions)
             expirePauseProbes(at: now)
+            expireVisitProbe(at: now)
         case let .restoreRegions(stored):
             restore(stored)
         }

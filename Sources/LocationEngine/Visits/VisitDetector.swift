@@ -201,6 +201,9 @@ public struct VisitDetector: Sendable {
     /// Whether a stay is confirmed and going on (an arrival was reported, the departure not yet).
     public var isInVisit: Bool { cluster?.confirmed ?? false }
 
+    /// In a visit, and the last fix that could tell was inside it: nothing suggests leaving.
+    public var isSettled: Bool { isInVisit && outside.isEmpty }
+
     /// Feeds one fix; returns the visits it decided (arrival visits, then completed ones), usually none.
     public mutating func observe(_ fix: Fix) -> [Visit] {
         guard fix.horizontalAccuracy >= 0, fix.horizontalAccuracy <= parameters.maximumAccuracy,

@@ -195,3 +195,61 @@ struct VisitDetectorTests {
         #expect(centre > 179.99)
     }
 }
+
+@Suite("Visits service in the engine")
+struct VisitsServiceTests {
+    @Test("settled in a visit the receiver only probes; the departure still comes, within a probe interval")
+    func probesWhileSettled() {
+        var d = driver()
+        d.send(.client(app, .startVisits))
+        #expect(d.poweredSources == [gnss.id])
+        var walk = Walk(latitude: 45.76, longitude: 4.83)
+        walk.step = 1
+        walk.walk(metres: 300)
+        walk.stay(3600)
+        let leaveAt = walk.time
+        walk.walk(metres: 800)
+        let outcome = d.replay(walk.fixes.map { (seconds($0.timestamp) ?? 0, $0) }, through: gnss.id, warmUp: 1)
+        let visits = d.actions.compactMap { if case .visit(app, let visit) = $0.action { visit } else { nil } }
+        #expect(visits.count == 2)
+        let departed = seconds(visits.last?.departure) ?? .nan
+        #expect(departed >= leaveAt - 60 && departed <= leaveAt + 40)
+        // On while walking (215 s in, 572 s out, less up to a probe interval before the exit is seen)
+        // and until the arrival (250–300 s into the stay); then 1 s per 60 s probe (1 s warm-up).
+        // Always on, it would be 4 387 s.
+        let walking = 215.0 + 572
+        #expect(outcome.onTime >= walking - 60 + 250 && outcome.onTime <= walking + 300 + 3600 / 60 * 2)
+    }
+
+    @Test("a denied app cannot start visits; stopping the last visits client powers down")
+    func deniedAndStop() {
+        var denied = driver(authorization: ClientAuthorization(level: .denied))
+        denied.send(.client(app, .startVisits))
+        #expect(denied.failures(of: app) == [.denied])
+        #expect(denied.poweredSources.isEmpty)
+        var d = driver()
+        d.send(.client(app, .startVisits))
+        #expect(d.poweredSources == [gnss.id])
+        d.send(.client(app, .stopVisits))
+        #expect(d.poweredSources.isEmpty)
+    }
+
+    @Test("a reduced-accuracy app hears the visit's grid cell, with at least the cell's radius as accuracy")
+    func reducedAccuracy() {
+        var d = driver(authorization: reducedWhenInUse)
+        d.send(.client(app, .startVisits))
+        var walk = Walk(latitude: 45.76, longitude: 4.83)
+        walk.walk(metres: 300)
+        walk.stay(600)
+        walk.walk(metres: 600)
+        d.replay(walk.fixes.map { (seconds($0.timestamp) ?? 0, $0) }, through: gnss.id)
+        let visits = d.actions.compactMap { if case .visit(app, let visit) = $0.action { visit } else { nil } }
+        #expect(visits.count == 2)
+        let grid = ReducedAccuracyGrid()
+        for visit in visits {
+            let cell = grid.cell(latitude: visit.latitude, longitude: visit.longitude)
+            #expect(cell?.centerLatitude == visit.latitude && cell?.centerLongitude == visit.longitude)
+            #expect(visit.horizontalAccuracy >= (cell.map(grid.coveringRadius(of:)) ?? .infinity))
+        }
+    }
+}
