@@ -64,6 +64,13 @@ struct PauseState: Sendable, Hashable {
     var isProbing = false
 }
 
+extension LocationEngine.Configuration {
+    /// The longest probe, seconds, at this configuration's time scale.
+    var probeTimeout: Double {
+        pauseTimeScale > 0 && pauseTimeScale.isFinite ? pauseProbeTimeout / pauseTimeScale : pauseProbeTimeout
+    }
+}
+
 extension LocationEngine {
     /// Pauses every client whose user has stood still long enough.
     mutating func pauseStillClients(at now: Double, into actions: inout [EngineAction]) {
@@ -125,7 +132,7 @@ extension LocationEngine {
                 pause.deadline = now + pause.probeInterval
             } else {
                 pause.isProbing = true
-                pause.deadline = now + configuration.pauseProbeTimeout / max(configuration.pauseTimeScale, 1e-9)
+                pause.deadline = now + configuration.probeTimeout
             }
             clients[id]?.pause = pause
         }

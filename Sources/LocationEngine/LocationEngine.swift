@@ -58,7 +58,9 @@ public struct LocationEngine: Sendable {
         public var visits = VisitDetector.Parameters()
         /// The accuracy, metres, the visits service asks of the sources.
         public var visitAccuracyDemand: Double = 100
-        /// Seconds between two looks while settled in a visit.
+        /// Seconds between two looks while settled in a visit; zero (or less) keeps watching
+        /// without a break (a replay "as fast as possible", where a receiver switched off would
+        /// miss the whole rest of the recording).
         public var visitProbeInterval: Double = 60
         /// Automatic pausing (see `AutoPausePolicy`): metres the user may drift while standing
         /// still, the stationary region's radius, and the longest probe, seconds.

@@ -180,6 +180,10 @@ extension SourceOptions {
         let factor = simulate == nil ? 1 : speed.value
         configuration.regionDwell /= factor
         configuration.significantInterval /= factor
+        // Visits look only now and then while settled; at --speed max a receiver switched off
+        // would miss the rest of the recording, so there it keeps watching (interval 0).
+        configuration.visitProbeInterval /= factor
+        if factor.isFinite { configuration.pauseTimeScale = factor }
         let runtime = LocationRuntime.make(
             sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
             persistsRegions: false, logger: logger

@@ -84,6 +84,7 @@ func render(_ status: EngineStatus) -> String {
     for c in status.clients {
         var line = "  \(c.id)  \(c.label)  \(describe(c.authorization))"
         if let updates = c.updates { line += "  updating (accuracy \(updates.desiredAccuracy) m, filter \(updates.distanceFilter) m)" }
+        if c.isPaused { line += "  paused (standing still)" }
         if c.isRequestingLocation { line += "  requesting one location" }
         lines.append(line)
     }

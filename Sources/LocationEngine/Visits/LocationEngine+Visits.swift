@@ -35,7 +35,7 @@ extension LocationEngine {
         guard var detector = visitDetector else { return }
         let visits = detector.observe(fix)
         visitDetector = detector
-        if detector.isSettled {
+        if detector.isSettled, configuration.visitProbeInterval > 0 {
             if visitProbe?.isProbing ?? true { visitProbe = (now + configuration.visitProbeInterval, false) }
         } else {
             visitProbe = nil
@@ -54,7 +54,7 @@ extension LocationEngine {
         guard let probe = visitProbe, now >= probe.deadline else { return }
         visitProbe = probe.isProbing
             ? (now + configuration.visitProbeInterval, false)
-            : (now + configuration.pauseProbeTimeout, true)
+            : (now + configuration.probeTimeout, true)
     }
 
     private func coarsen(_ visit: Visit) -> Visit? {

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// A GPX walk on the equator: 300 m east in 2.8 m steps every 2 s, `stay` seconds standing, 300 m on.
+/// Along the equator a longitude step of 2.8 m is 2.8 / (6 378 137 · π/180) degrees.
+private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Double) {
+    let step = 2.8 / (6_378_137 * Double.pi / 180)
+    var points: [(Double, Double)] = []
+    var longitude = 0.0
+    var time = 0.0
+    for _ in 0..<107 {
+        longitude += step
+        points.append((longitude, time))
+        time += 2
+    }
+    let stopAt = time
+    for _ in 0..<(stay / 2) {
+        points.append((longitude, time))
+        time += 2
+    }
+    let leaveAt = time - 2
+    for _ in 0..<107 {
+        longitude += step
+        points.append((longitude, time))
+        time += 2
+    }
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let format = Date.ISO8601FormatStyle()
+    let body = points.map { lon, t in
+        "<trkpt lat=\"0\" lon=\"\(lon)\"><time>\(start.addingTimeInterval(t).formatted(format))</time></trkpt>"
+    }.joined(separator: "\n")
+    return (
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="LocationctlTests" xmlns="http://www.topografix.com/GPX/1/1">
+        <trk><trkseg>
+        \(body)
+        </trkseg></trk>
+        </gpx>
+
+        """, stopAt, leaveAt
+    )
+}
+
+@Suite struct MonitorVisitsTests {
+    @Test func visitsComeOutAsJSONLinesWithBothDates() async throws {
+        let sandbox = try Sandbox()
+        let errand = errandGPX(stay: 600)
+        let path = try sandbox.write(errand.gpx, to: "errand.gpx")
+        let run = try await sandbox.locationctl(
+            "monitor", "--visits", "--simulate", path, "--speed", "max", "--format", "json")
+        #expect(run.status == 0, "\(run)")
+        let visits = try run.lines.map(jsonObject).filter { $0["event"] as? String == "visit" }
+        #expect(visits.count == 2, "\(run)")
+        guard visits.count == 2 else { return }
+        // At --speed max each fix is stamped with the replay's start plus its recorded offset.
+        let parse = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        func date(_ value: Any?) throws -> Date { try parse.parse(try #require(value as? String)) }
+        let arrival = try date(visits[0]["arrival"])
+        #expect(visits[0]["departure"] is NSNull)
+        #expect(try date(visits[1]["arrival"]) == arrival)
+        let departure = try date(visits[1]["departure"])
+        // Arrival within 40 s before the stop (the walk through the 50 m core), departure within 40 s after.
+        let stayed = departure.timeIntervalSince(arrival)
+        #expect(stayed >= errand.leaveAt - errand.stopAt && stayed <= errand.leaveAt - errand.stopAt + 80)
+        #expect(abs(try #require(visits[1]["latitude"] as? Double)) < 1e-6)
+        let accuracy = try #require(visits[1]["horizontalAccuracy"] as? Double)
+        #expect(accuracy > 0 && accuracy < 30)
+    }
+
+    @Test func aShortStopIsNoVisitAndNothingToMonitorIsAUsageError() async throws {
+        let sandbox = try Sandbox()
+        let path = try sandbox.write(errandGPX(stay: 120).gpx, to: "short.gpx")
+        let run = try await sandbox.locationctl("monitor", "--visits", "--simulate", path, "--speed", "max")
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stdout.contains("visit"), "\(run)")
+        let empty = try await sandbox.locationctl("monitor", "--simulate", path)
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("--visits"), "\(empty)")
+    }
+
+    @Test func trackPausesWhileStandingStillAndSavesReceiverTime() async throws {
+        let sandbox = try Sandbox()
+        let errand = errandGPX(stay: 900)
+        let path = try sandbox.write(errand.gpx, to: "errand.gpx")
+        // At 100× the 1 328 s recording takes ~13 s; the pause times are scaled with it.
+        let run = try await sandbox.locationctl(
+            "track", "--simulate", path, "--speed", "100", "--auto-pause", "--activity", "fitness", "--status",
+            "--format", "csv")
+        #expect(run.status == 0, "\(run)")
+        let paused = try #require(run.stderr.range(of: "paused: standing still"), "\(run)")
+        let resumed = try #require(run.stderr.range(of: "resumed: moved away"), "\(run)")
+        #expect(paused.lowerBound < resumed.lowerBound)
+        // The status line's on-time (seconds of the replay, i.e. recorded seconds / 100) shows the
+        // ~11 minutes of pause: the receiver was on well under the recording's 13.3 s.
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains("on-time") }, "\(run)")
+        let onTime = try #require(line.firstMatch(of: /on-time ([0-9.]+) s/).flatMap { Double($0.1) })
+        #expect(onTime < 9, "\(line)")
+        let rows = try CSVRow.parse(run.stdout).rows
+        #expect(rows.count > 214 && rows.count < 400, "\(rows.count) rows")
+    }
+}
