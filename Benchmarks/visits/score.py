@@ -5,8 +5,8 @@
 Layout (all paths relative to this folder by default):
     tracks/<stem>.gpx                   the recorded track
     labels/<stem>.json                  its hand labels (stays, near_misses, excluded)
-    results/<method>/<stem>.jsonl       what <method> detected on it: JSON lines
-    results/<method>/<stem>.replay-start  optional: the time of the replay's first fix (see Times)
+    out/results/<method>/<stem>.jsonl   what <method> detected on it: JSON lines
+    out/results/<method>/<stem>.replay-start  optional: the time of the replay's first fix (see Times)
 
 Detections: every line whose JSON object has "event": "visit" (other lines are ignored), with
 "arrival" and "departure" (ISO-8601, or null: arrival unknown / visit still going on),
@@ -238,7 +238,7 @@ def iso(value):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", default=os.path.join(here, "results"))
+    parser.add_argument("--results", default=os.path.join(here, "out", "results"))
     parser.add_argument("--labels", default=os.path.join(here, "labels"))
     parser.add_argument("--tracks", default=os.path.join(here, "tracks"))
     parser.add_argument("--max-distance", type=float, default=200.0, help="metres (default 200)")
