@@ -4,7 +4,7 @@
 
 Layout (all paths relative to this folder by default):
     tracks/<stem>.gpx                   the recorded track
-    labels/<stem>.json                  its hand labels (stays, near_misses, excluded)
+    labels/<stem>.json                  its hand labels (stays, dont_care, excluded)
     out/results/<method>/<stem>.jsonl   what <method> detected on it: JSON lines
     out/results/<method>/<stem>.replay-start  optional: the time of the replay's first fix (see Times)
 
@@ -25,7 +25,8 @@ reported as not scorable.
 Matching: a detection and a labelled stay match when their time intervals overlap (unknown ends
 are open; both are clipped to the track's span) and their centres are at most --max-distance
 (200 m) apart. One-to-one, greedy by the length of the overlap. A detection left unmatched that
-overlaps a near miss (a real 4-5 min stop, see the labels) within the same distance is "don't
+lies at least half inside one of the labels' dont_care stretches (a real stop of 4-5 min, or a
+receiver-off gap that could hide a stop; for the former also within the same distance) is "don't
 care": neither a true nor a false positive. Any other unmatched detection is a false positive;
 any unmatched stay is a miss.
 
@@ -121,16 +122,16 @@ def read_labels(path):
                 "longitude": stay["longitude"],
             }
         )
-    near_misses = [
+    dont_care = [
         {
             "arrival": parse_time(item["from"]),
             "departure": parse_time(item["to"]),
             "latitude": item["latitude"],
             "longitude": item["longitude"],
         }
-        for item in labels.get("near_misses", [])
+        for item in labels.get("dont_care", [])
     ]
-    return stays, near_misses
+    return stays, dont_care
 
 
 def overlap_s(a, b, first, last):
@@ -144,7 +145,16 @@ def centre_error(a, b):
     return distance_m(a["latitude"], a["longitude"], b["latitude"], b["longitude"])
 
 
-def match(detections, stays, near_misses, first, last, max_distance):
+def is_inside(detection, stretch, first, last, max_distance):
+    """True if at least half of the detection (clipped to the track) lies in a dont_care stretch
+    and, when the stretch has a centre, the centres are within max_distance."""
+    length = overlap_s(detection, detection, first, last)
+    if overlap_s(detection, stretch, first, last) < max(0.5 * length, 1e-9):
+        return False
+    return stretch["latitude"] is None or centre_error(detection, stretch) <= max_distance
+
+
+def match(detections, stays, dont_care_stretches, first, last, max_distance):
     """Greedy one-to-one matching; returns (pairs, false positives, don't-care count)."""
     candidates = []
     for i, detection in enumerate(detections):
@@ -163,18 +173,15 @@ def match(detections, stays, near_misses, first, last, max_distance):
     for i, detection in enumerate(detections):
         if i in used_d:
             continue
-        if any(
-            overlap_s(detection, near, first, last) > 0 and centre_error(detection, near) <= max_distance
-            for near in near_misses
-        ):
+        if any(is_inside(detection, stretch, first, last, max_distance) for stretch in dont_care_stretches):
             dont_care += 1
         else:
             false_positives.append(detection)
     return pairs, false_positives, dont_care
 
 
-def score_track(detections, stays, near_misses, first, last, max_distance):
-    pairs, false_positives, dont_care = match(detections, stays, near_misses, first, last, max_distance)
+def score_track(detections, stays, dont_care_stretches, first, last, max_distance):
+    pairs, false_positives, dont_care = match(detections, stays, dont_care_stretches, first, last, max_distance)
     result = {
         "stays": len(stays),
         "detections": len(detections),
@@ -276,8 +283,8 @@ def main():
                 continue
             if clock != "recorded":
                 notes.append(f"{method} / {stem}: {clock}")
-            stays, near_misses = read_labels(os.path.join(args.labels, stem + ".json"))
-            result = score_track(detections, stays, near_misses, first, last, args.max_distance)
+            stays, dont_care_stretches = read_labels(os.path.join(args.labels, stem + ".json"))
+            result = score_track(detections, stays, dont_care_stretches, first, last, args.max_distance)
             results.append(result)
             print(row(method, stem, result))
             for detection, stay in result["pairs"]:

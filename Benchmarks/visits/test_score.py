@@ -54,10 +54,10 @@ class ScoreTests(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def write(self, method, text, replay_start=None):
+    def write(self, method, text, replay_start=None, stem=STEM):
         folder = os.path.join(self.results, method)
         os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, STEM + ".jsonl"), "w") as file:
+        with open(os.path.join(folder, stem + ".jsonl"), "w") as file:
             file.write(text)
         if replay_start is not None:
             with open(os.path.join(folder, STEM + ".replay-start"), "w") as file:
@@ -104,6 +104,18 @@ class ScoreTests(unittest.TestCase):
         line = [l for l in self.run_score().splitlines() if l.startswith(f"| fake | {STEM} |")][0]
         # open on both ends it overlaps both stays, but only the one within 200 m matches; no times to score
         self.assertIn("| 2 | 1 | 1 | 0 | 1 | 0 | 1.00 | 0.50 | — | — | 0 / 0 (1) | 1/1 |", line)
+
+    def test_receiver_off_gap_is_dont_care(self):
+        # cerknicko-jezero: receiver off 15:24:46-15:38:49 (a 'gap' with no centre); 14:50-14:56 is walking.
+        text = (
+            '{"event":"visit","arrival":"2010-08-05T15:25:00Z","departure":"2010-08-05T15:38:00Z",'
+            '"latitude":45.7443,"longitude":14.3671}\n'
+            '{"event":"visit","arrival":"2010-08-05T14:50:00Z","departure":"2010-08-05T14:56:00Z",'
+            '"latitude":45.7664,"longitude":14.3555}\n'
+        )
+        self.write("fake", text, stem="cerknicko-jezero")
+        line = [l for l in self.run_score().splitlines() if l.startswith("| fake | cerknicko-jezero |")][0]
+        self.assertIn("| 3 | 2 | 0 | 1 | 3 | 1 | 0.00 | 0.00 |", line)
 
 
 if __name__ == "__main__":
