@@ -22,8 +22,10 @@ where the replay start is read from <stem>.replay-start (ISO-8601, e.g. the firs
 `locationctl track --simulate TRACK --speed max --format json`). Without that file the track is
 reported as not scorable.
 
-Matching: a detection and a labelled stay match when their time intervals overlap (unknown ends
-are open; both are clipped to the track's span) and their centres are at most --max-distance
+Matching: a detection and a labelled stay match when their time intervals overlap (a label's
+interval is its observed extent even where arrival or departure is marked unknown; a detection's
+unknown arrival or open departure reaches to the track's first or last fix; both are clipped to the
+track's span) and their centres are at most --max-distance
 (200 m) apart. One-to-one, greedy by the length of the overlap. A detection left unmatched that
 lies at least half inside one of the labels' dont_care stretches (a real stop of 4-5 min, or a
 receiver-off gap that could hide a stop; for the former also within the same distance) is "don't
@@ -116,8 +118,12 @@ def read_labels(path):
     for stay in labels["stays"]:
         stays.append(
             {
+                # scored times: None where the label does not know them
                 "arrival": parse_time(stay["arrival"]) if stay.get("arrival_known", True) else None,
                 "departure": parse_time(stay["departure"]) if stay.get("departure_known", True) else None,
+                # observed extent, used for the overlap even when the times are not known
+                "start": parse_time(stay["arrival"]),
+                "end": parse_time(stay["departure"]),
                 "latitude": stay["latitude"],
                 "longitude": stay["longitude"],
             }
@@ -135,9 +141,10 @@ def read_labels(path):
 
 
 def overlap_s(a, b, first, last):
-    """Seconds two intervals share, unknown ends open, both clipped to [first, last]."""
-    start = max(a["arrival"] or first, b["arrival"] or first, first)
-    end = min(a["departure"] or last, b["departure"] or last, last)
+    """Seconds two intervals share, both clipped to [first, last]. A label's interval is its observed
+    extent; a detection's unknown arrival or open departure reaches to the track's first or last fix."""
+    start = max(a.get("start") or a["arrival"] or first, b.get("start") or b["arrival"] or first, first)
+    end = min(a.get("end") or a["departure"] or last, b.get("end") or b["departure"] or last, last)
     return (end - start).total_seconds()
 
 
