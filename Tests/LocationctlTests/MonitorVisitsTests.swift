@@ -53,7 +53,7 @@ private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Doub
         let visits = try run.lines.map(jsonObject).filter { $0["event"] as? String == "visit" }
         #expect(visits.count == 2, "\(run)")
         guard visits.count == 2 else { return }
-        // At --speed max each fix is stamped with the replay's start plus its recorded offset.
+        // At --speed max each fix carries its recorded time.
         let parse = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         func date(_ value: Any?) throws -> Date { try parse.parse(try #require(value as? String)) }
         let arrival = try date(visits[0]["arrival"])

@@ -58,12 +58,16 @@ public struct RoutePlayer: Sendable {
 
     /// Returns the fixes of every point due at or before playback second `elapsed`, in order, all
     /// stamped `timestamp`, and moves past them. At infinite speed (every point at once) each fix is
-    /// stamped `timestamp` plus its recorded offset instead, so the recording's timing survives a
-    /// replay "as fast as possible" (and a GPX written from it replays with the same speeds).
+    /// stamped with the recording's own time instead (its start plus the point's offset; for a route
+    /// without times, `timestamp` plus the offset), so the recording's timing survives a replay "as
+    /// fast as possible": a GPX written from it replays with the same speeds, and the visits and
+    /// events it shows carry the times they happened.
     public mutating func advance(to elapsed: Double, timestamp: Date) -> [Fix] {
         var fixes: [Fix] = []
         while let due = nextDue, due <= elapsed {
-            let stamp = speed.isFinite ? timestamp : timestamp.addingTimeInterval(route.offsets[nextIndex])
+            let lapStart = (route.recordedStart ?? timestamp)
+                .addingTimeInterval(Double(lap) * (route.duration + Self.lapGap))
+            let stamp = speed.isFinite ? timestamp : lapStart.addingTimeInterval(route.offsets[nextIndex])
             fixes.append(fix(at: nextIndex, timestamp: stamp))
             nextIndex += 1
             if nextIndex == route.points.count, loops {

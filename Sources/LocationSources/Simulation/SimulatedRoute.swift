@@ -50,6 +50,8 @@ public struct SimulatedRoute: Sendable, Hashable {
     public let points: [RoutePoint]
     /// Seconds from the first point at recorded pace, one per point, non-decreasing, first is 0.
     public let offsets: [Double]
+    /// The first point's recorded time when every point has one; nil for a route timed at walking pace.
+    public let recordedStart: Date?
 
     /// - Parameter points: at least one point. Recorded times must not decrease (the GPX parser
     ///   checks this); if they do anyway, offsets are clamped so they never decrease.
@@ -57,6 +59,7 @@ public struct SimulatedRoute: Sendable, Hashable {
         self.name = name
         self.points = points
         self.offsets = Self.offsets(for: points)
+        self.recordedStart = points.allSatisfy { $0.time != nil } ? points.first?.time : nil
     }
 
     /// Seconds from the first point to the last, at recorded pace.
