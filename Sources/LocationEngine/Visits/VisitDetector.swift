@@ -37,7 +37,8 @@ public struct Visit: Sendable, Hashable, Codable {
 /// The rule, with `Parameters`' defaults:
 /// - Evidence: a fix counts only with `0 ≤ horizontalAccuracy ≤ maximumAccuracy` (200 m).
 /// - A cluster is a run of fixes whose every member lay within `radius` (100 m, geodesic) of the
-///   cluster's centre (the mean of its fixes weighted by 1/accuracy²) when it arrived.
+///   cluster's centre when it arrived. The centre is the mean of its fixes, each weighted by the
+///   time it stands for (since the previous fix, at most 30 min) over its accuracy squared.
 /// - A fix more than `radius` plus its own accuracy from the centre is *outside*; one between
 ///   `radius` and `radius + accuracy` can't tell and is skipped. Outside fixes end the cluster only
 ///   when there are at least two and the last lies `departureDwell` (60 s) after the cluster's last
@@ -47,12 +48,13 @@ public struct Visit: Sendable, Hashable, Codable {
 ///   (a sliding window, so a moving user's cluster is just the last hundred metres).
 /// - Arrival: once a cluster's fixes within `coreRadius` (50 m) of the centre span `minimumStay`
 ///   (300 s), the visit begins at the first of them — the approach through the outer ring is not the
-///   stay — and an arrival visit (departure nil) is reported. The cluster that holds the detector's very first
+///   stay — and an arrival visit (departure nil) is reported. So every visit lasts `minimumStay` at
+///   least. The cluster that holds the detector's very first
 ///   fix has an unknown arrival: the user may have been there long before.
 /// - Departure: when a confirmed cluster ends, the visit ends at its last fix within `coreRadius`
 ///   of the centre, and the completed visit (both dates) is reported.
 /// - Accuracy: √(spread² + σ²/n), where spread is the RMS distance of the stay's fixes from the
-///   centre (how large the place is, noise included), σ the RMS of their accuracies and
+///   centre, with the centre's weights (how large the place is, noise included), σ the RMS of their accuracies and
 ///   n = min(fixes, duration / `errorCorrelationTime`) (GNSS errors are correlated over about a
 ///   minute, so a thousand fixes a second apart do not average out to σ/√1000).
 ///
@@ -81,6 +83,8 @@ public struct VisitDetector: Sendable {
         var latitude: Double
         var longitude: Double
         var accuracy: Double
+        /// The centre's weight for this fix, set when it joins a cluster.
+        var weight = 0.0
     }
 
     /// Fixes in metres on a local tangent plane at `reference`; sums for the weighted centre.
@@ -101,6 +105,9 @@ public struct VisitDetector: Sendable {
         var lastInside: Double
         var lastCore: Double
         var confirmed = false
+        var lastAdded: Double?
+        /// Seconds one fix may stand for at most (a receiver off for hours says little).
+        static let maximumWeightTime = 1800.0
 
         init(first: Sample, arrivalKnown: Bool) {
             referenceLatitude = first.latitude
@@ -120,9 +127,16 @@ public struct VisitDetector: Sendable {
             return (dLon * metresPerDegreeLongitude, (sample.latitude - referenceLatitude) * Self.metresPerDegree)
         }
 
+        /// Adds a fix, weighted by the time it stands for (since the cluster's previous fix, 1 s to
+        /// `maximumWeightTime`) over its accuracy squared: a stay seen by a sparse logger, or across a
+        /// gap, counts for the time spent there, not for the number of fixes of the walk in and out.
         mutating func add(_ sample: Sample) {
+            var sample = sample
             let (x, y) = plane(sample)
-            let w = 1 / max(sample.accuracy, 1) / max(sample.accuracy, 1)
+            let span = min(max(sample.time - (lastAdded ?? sample.time), 1), Self.maximumWeightTime)
+            lastAdded = sample.time
+            let w = span / max(sample.accuracy, 1) / max(sample.accuracy, 1)
+            sample.weight = w
             weight += w
             sumX += w * x
             sumY += w * y
@@ -137,7 +151,7 @@ public struct VisitDetector: Sendable {
             let sample = samples[head]
             head += 1
             let (x, y) = plane(sample)
-            let w = 1 / max(sample.accuracy, 1) / max(sample.accuracy, 1)
+            let w = sample.weight
             weight -= w
             sumX -= w * x
             sumY -= w * y
@@ -227,8 +241,9 @@ public struct VisitDetector: Sendable {
             current.add(sample)
             current.lastInside = time
             if current.planeDistanceFromCentre(sample) <= parameters.coreRadius { current.lastCore = time }
-            if !current.confirmed, let first = current.firstTime, time - first >= parameters.minimumStay,
-                let arrival = current.firstTime(within: parameters.coreRadius), time - arrival >= parameters.minimumStay
+            if !current.confirmed, let first = current.firstTime, current.lastCore - first >= parameters.minimumStay,
+                let arrival = current.firstTime(within: parameters.coreRadius),
+                current.lastCore - arrival >= parameters.minimumStay
             {
                 confirm(&current)
                 visits.append(visit(current, departure: nil, decidedAt: fix.timestamp))
@@ -267,7 +282,7 @@ public struct VisitDetector: Sendable {
         }
         current.add(sample)
         current.lastInside = sample.time
-        current.lastCore = sample.time
+        if current.planeDistanceFromCentre(sample) <= parameters.coreRadius { current.lastCore = sample.time }
         cluster = current
     }
 
