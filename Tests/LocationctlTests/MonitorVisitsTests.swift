@@ -60,9 +60,9 @@ private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Doub
         #expect(visits[0]["departure"] is NSNull)
         #expect(try date(visits[1]["arrival"]) == arrival)
         let departure = try date(visits[1]["departure"])
-        // Arrival within 40 s before the stop (the walk through the 50 m core), departure within 40 s after.
+        // Arrival within 22 s before the stop (the walk through the 30 m core), departure within 22 s after.
         let stayed = departure.timeIntervalSince(arrival)
-        #expect(stayed >= errand.leaveAt - errand.stopAt && stayed <= errand.leaveAt - errand.stopAt + 80)
+        #expect(stayed >= errand.leaveAt - errand.stopAt && stayed <= errand.leaveAt - errand.stopAt + 44)
         #expect(abs(try #require(visits[1]["latitude"] as? Double)) < 1e-6)
         let accuracy = try #require(visits[1]["horizontalAccuracy"] as? Double)
         #expect(accuracy > 0 && accuracy < 30)

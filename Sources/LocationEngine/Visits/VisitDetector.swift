@@ -46,16 +46,19 @@ public struct Visit: Sendable, Hashable, Codable {
 /// - When a cluster ends, its outside fixes seed the next one, oldest first; each fix that lies
 ///   beyond `radius` of the growing cluster's centre drops the cluster's oldest fixes until it fits
 ///   (a sliding window, so a moving user's cluster is just the last hundred metres).
-/// - Arrival: once a cluster's fixes within `coreRadius` (50 m) of the centre span `minimumStay`
-///   (300 s), the visit begins at the first of them — the approach through the outer ring is not the
-///   stay — and an arrival visit (departure nil) is reported. So every visit lasts `minimumStay` at
-///   least. The cluster that holds the detector's very first
-///   fix has an unknown arrival: the user may have been there long before.
-/// - Departure: when a confirmed cluster ends, the visit ends at its last fix within `coreRadius`
-///   of the centre, and the completed visit (both dates) is reported.
+/// - Core: the fixes within `coreRadius` (30 m, or the fix's own accuracy if larger) of the
+///   centre. They bound the stay in time; the approach and the walk out through the outer ring do
+///   not.
+/// - Arrival: once a cluster's core fixes span `minimumStay` (300 s), the visit begins at the first
+///   of them and an arrival visit (departure nil) is reported; so every visit lasts `minimumStay` at
+///   least. The cluster that holds the detector's very first fix has an unknown arrival: the user
+///   may have been there long before.
+/// - Departure: when a confirmed cluster ends, the visit ends at its last core fix, and the
+///   completed visit (both dates) is reported.
 /// - Accuracy: √(spread² + σ²/n), where spread is the RMS distance of the stay's fixes from the
-///   centre, with the centre's weights (how large the place is, noise included), σ the RMS of their accuracies and
-///   n = min(fixes, duration / `errorCorrelationTime`) (GNSS errors are correlated over about a
+///   centre, with the centre's weights (how large the place is, noise included), σ the RMS of
+///   their accuracies and n = min(fixes, duration / `errorCorrelationTime`) (GNSS errors are
+///   correlated over about a
 ///   minute, so a thousand fixes a second apart do not average out to σ/√1000).
 ///
 /// Gaps need no special rule: a fix after a gap that is still inside continues the stay (the user
@@ -64,8 +67,10 @@ public struct VisitDetector: Sendable {
     public struct Parameters: Sendable, Hashable, Codable {
         /// Metres from the centre within which a fix belongs to the stay.
         public var radius: Double = 100
-        /// Metres from the centre that bound the stay's arrival and departure times.
-        public var coreRadius: Double = 50
+        /// Metres from the centre that bound the stay's arrival and departure times (or a fix's
+        /// own accuracy, if larger). Chosen on the visits benchmark's tracks: 50 m put arrivals
+        /// ~45 s early and let slow walking on hairpins count as stays; 30 m did neither.
+        public var coreRadius: Double = 30
         /// Seconds a cluster must span before it is a stay.
         public var minimumStay: Double = 300
         /// Seconds of outside evidence, after the last inside fix, that end a stay.
@@ -176,7 +181,7 @@ public struct VisitDetector: Sendable {
 
         /// The time of the candidate's first fix within `radius` of the centre.
         func firstTime(within radius: Double) -> Double? {
-            samples[head...].first { planeDistanceFromCentre($0) <= radius }?.time
+            samples[head...].first { planeDistanceFromCentre($0) <= max(radius, $0.accuracy) }?.time
         }
 
         var isEmpty: Bool { count == 0 }
@@ -240,7 +245,9 @@ public struct VisitDetector: Sendable {
             outside.removeAll()
             current.add(sample)
             current.lastInside = time
-            if current.planeDistanceFromCentre(sample) <= parameters.coreRadius { current.lastCore = time }
+            if current.planeDistanceFromCentre(sample) <= max(parameters.coreRadius, sample.accuracy) {
+                current.lastCore = time
+            }
             if !current.confirmed, let first = current.firstTime, current.lastCore - first >= parameters.minimumStay,
                 let arrival = current.firstTime(within: parameters.coreRadius),
                 current.lastCore - arrival >= parameters.minimumStay
@@ -282,7 +289,9 @@ public struct VisitDetector: Sendable {
         }
         current.add(sample)
         current.lastInside = sample.time
-        if current.planeDistanceFromCentre(sample) <= parameters.coreRadius { current.lastCore = sample.time }
+        if current.planeDistanceFromCentre(sample) <= max(parameters.coreRadius, sample.accuracy) {
+            current.lastCore = sample.time
+        }
         cluster = current
     }
 
@@ -290,7 +299,8 @@ public struct VisitDetector: Sendable {
     /// before it leaves the sums.
     private func confirm(_ current: inout Cluster) {
         while current.count > 1, current.head < current.samples.count,
-            current.planeDistanceFromCentre(current.samples[current.head]) > parameters.coreRadius
+            current.planeDistanceFromCentre(current.samples[current.head])
+                > max(parameters.coreRadius, current.samples[current.head].accuracy)
         {
             current.dropOldest()
         }

@@ -80,16 +80,16 @@ struct VisitDetectorTests {
         guard visits.count == 2 else { return }
         let arrival = visits[0]
         #expect(arrival.departure == nil)
-        // Arrival: the first fix within the 50 m core, i.e. at most ~36 s of walking before the stop.
+        // Arrival: the first fix within the 30 m core, i.e. at most ~22 s of walking before the stop.
         let arrived = seconds(arrival.arrival) ?? .nan
-        #expect(arrived >= stopAt - 40 && arrived <= stopAt)
+        #expect(arrived >= stopAt - 24 && arrived <= stopAt)
         // Decided once the core fixes span 5 minutes (within a fix or two: the arrival is refined
         // against the centre as it stands when the stay is confirmed).
         #expect(abs((seconds(arrival.decidedAt) ?? .nan) - (arrived + 300)) <= 4)
         let completed = visits[1]
         #expect(completed.arrival == arrival.arrival)
         let departed = seconds(completed.departure) ?? .nan
-        #expect(departed >= leaveAt && departed <= leaveAt + 40)
+        #expect(departed >= leaveAt && departed <= leaveAt + 24)
         let centreError = Geodesic.wgs84.inverse(
             latitude1: completed.latitude, longitude1: completed.longitude,
             latitude2: stopLatitude, longitude2: stopLongitude
@@ -99,11 +99,11 @@ struct VisitDetectorTests {
         #expect(completed.horizontalAccuracy < 30)
     }
 
-    @Test("a stop of 3 minutes is no visit: with the walk in and out of the 50 m core, 4.2 minutes")
+    @Test("a stop of 4 minutes is no visit: with the walk in and out of the 30 m core, 4.7 minutes")
     func shortStop() {
         var walk = Walk(latitude: 45.76, longitude: 4.83)
         walk.walk(metres: 300)
-        walk.stay(180)
+        walk.stay(240)
         walk.walk(metres: 800)
         #expect(detect(walk.fixes).isEmpty)
     }
