@@ -11,6 +11,7 @@ import LocationEngine
 // accuracy, and pausesLocationUpdatesAutomatically off, then on — with a receiver that delivers a
 // recorded fix only while powered and warmed up. Prints one markdown row: GNSS-on time of each run,
 // the saving, pauses, and how each labelled stay looked to the app with pausing against without.
+// With TRACE set in the environment it also prints each pause and resume, and each stay's times.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -79,7 +80,11 @@ func run(pausing: Bool) -> Run {
     for (time, action) in driver.actions {
         switch action {
         case .deliver(app, let delivery): received += delivery.fixes.map { (time, $0) }
-        case .paused(app): pauses += 1
+        case .paused(app):
+            pauses += 1
+            if ProcessInfo.processInfo.environment["TRACE"] != nil { print("paused at", time) }
+        case .resumed(app):
+            if ProcessInfo.processInfo.environment["TRACE"] != nil { print("resumed at", time) }
         case .powerOn: poweredSince = time
         case .powerOff:
             if let since = poweredSince { powered.append((since, time)) }
@@ -116,6 +121,7 @@ for stay in stays {
         if let heard = b.arrival { arrivalDelays.append(heard - reference) } else { missed += 1 }
     }
     if let reference = a.leaving, let heard = b.leaving { leavingDelays.append(heard - reference) }
+    if ProcessInfo.processInfo.environment["TRACE"] != nil { print("stay", stay, a, b) }
 }
 let saving = 100 * (1 - paused.onTime / max(continuous.onTime, 1))
 let stopOn = stays.reduce((0.0, 0.0)) {
