@@ -14,7 +14,9 @@ import Testing
         await #expect(throws: ToolTimedOut.self) {
             try await Tool.probe.run(["runloop", "30"], environment: environment, in: sandbox.directory, limit: 0.5)
         }
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Not a timing claim: the probe alone would run 30 s, so anything well below proves the kill
+        // (a loaded 2-core machine once took 14.6 s to start and reap it).
+        #expect(Date().timeIntervalSince(started) < 25)
     }
 
     @Test func theProductsDirectoryHoldsBothTools() {
