@@ -32,7 +32,7 @@ public struct Visit: Sendable, Hashable, Codable {
 /// An online stay detector: the visits service's rule.
 ///
 /// Time is the fixes' own timestamps, not the clock they arrive by, so a replay at any speed finds the
-/// same visits, and a fix older than the last one used is ignored.
+/// same visits, and a fix no newer than the last one used is ignored.
 ///
 /// The rule, with `Parameters`' defaults:
 /// - Evidence: a fix counts only with `0 ≤ horizontalAccuracy ≤ maximumAccuracy` (200 m).
@@ -113,6 +113,8 @@ public struct VisitDetector: Sendable {
         var lastAdded: Double?
         /// Seconds one fix may stand for at most (a receiver off for hours says little).
         static let maximumWeightTime = 1800.0
+        /// Bounds a candidate's memory: an hour of 1 Hz fixes.
+        static let maximumCandidateFixes = 3600
 
         init(first: Sample, arrivalKnown: Bool) {
             referenceLatitude = first.latitude
@@ -148,7 +150,11 @@ public struct VisitDetector: Sendable {
             sumSquares += w * (x * x + y * y)
             sumAccuracySquares += sample.accuracy * sample.accuracy
             count += 1
-            if !confirmed { samples.append(sample) }
+            if !confirmed {
+                samples.append(sample)
+                // A candidate that never settles (laps of a running track) keeps its newest fixes only.
+                if samples.count - head > Self.maximumCandidateFixes { dropOldest() }
+            }
         }
 
         mutating func dropOldest() {
@@ -230,7 +236,8 @@ public struct VisitDetector: Sendable {
         else { return [] }
         let time = fix.timestamp.timeIntervalSinceReferenceDate
         let isFirst = lastTime == nil
-        if let lastTime, time < lastTime { return [] }
+        // Not newer than the last fix used: a repeat, or out of order.
+        if let lastTime, time <= lastTime { return [] }
         lastTime = time
         let sample = Sample(
             time: time, latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.horizontalAccuracy
