@@ -184,6 +184,31 @@ struct VisitDetectorTests {
         #expect(covered >= 36)
     }
 
+    @Test("bad input: NaN, out-of-range, negative accuracy, repeated and backward times never yield a bad visit")
+    func badInput() {
+        var generator = SeededGenerator(seed: 42)
+        var detector = VisitDetector()
+        var visits: [Visit] = []
+        var time = 0.0
+        for _ in 0..<20_000 {
+            time += [0, 1, 2, 30, -5].randomElement(using: &generator) ?? 1
+            let roll = Int.random(in: 0..<10, using: &generator)
+            let lat = roll == 0 ? .nan : roll == 1 ? 95 : 45.76 + Double.random(in: -0.002...0.002, using: &generator)
+            let lon = roll == 2 ? .infinity : roll == 3 ? -181 : 4.83 + Double.random(in: -0.002...0.002, using: &generator)
+            let accuracy = roll == 4 ? -1 : roll == 5 ? .nan : Double.random(in: 3...300, using: &generator)
+            visits += detector.observe(fix(lat, lon, accuracy: accuracy, at: time))
+        }
+        #expect(!visits.isEmpty)
+        for visit in visits {
+            #expect(visit.latitude.isFinite && abs(visit.latitude) <= 90)
+            #expect(visit.longitude.isFinite && abs(visit.longitude) <= 180)
+            #expect(visit.horizontalAccuracy.isFinite && visit.horizontalAccuracy >= 0)
+            if let arrival = visit.arrival, let departure = visit.departure {
+                #expect(departure.timeIntervalSince(arrival) >= 300)
+            }
+        }
+    }
+
     @Test("a stay across the antimeridian has its centre on the right side")
     func antimeridian() {
         var walk = Walk(latitude: -16.5, longitude: 179.9995, noiseSeed: 7)
