@@ -41,8 +41,9 @@ extension CircleIndex {
         private var records: [Record] = []
         private var table: [Slot] = []
         private var shift: UInt64 = 64
-        /// Circles (not copies) in the grid.
+        /// Circles (not copies) in the grid, and circles removed since it was built.
         private(set) var liveCount = 0
+        private(set) var removedCount = 0
 
         init() {}
 
@@ -205,7 +206,10 @@ extension CircleIndex {
                     found = true
                 }
             }
-            if found { liveCount -= 1 }
+            if found {
+                liveCount -= 1
+                removedCount += 1
+            }
         }
 
         /// Appends the handles of the circles in the point's cell that contain it.

@@ -95,7 +95,8 @@ public struct CircleIndex: Sendable {
         return handle
     }
 
-    /// Removes a circle; a handle that is not in the index is ignored.
+    /// Removes a circle; a handle that is not in the index is ignored. Rebuilds the grid once
+    /// more of its circles have been removed than remain (and over 4096).
     public mutating func remove(_ handle: Handle) {
         let i = Int(handle)
         guard i < places.count else { return }
@@ -110,6 +111,7 @@ public struct CircleIndex: Sendable {
         places[i] = .free
         freeHandles.append(handle)
         count -= 1
+        if grid.removedCount > max(4096, grid.liveCount) { compact() }
     }
 
     /// The centre (degrees) and radius (metres) of a circle, nil for an unknown handle.
