@@ -1,36 +1,42 @@
 extension CircleIndex {
     /// The compact bulk of the index: one uniform grid of square cells of `180 / 2^level` degrees;
     /// each circle is copied into every cell its bounding box (`Extent`) touches, so a query reads
-    /// the one cell holding the point.
+    /// the copies of the one cell holding the point.
     ///
-    /// Layout: `records`, every copy sorted by cell (row-major), 16 bytes each — the centre's
-    /// offset from the cell's south-west corner in degrees and the radius in metres as Float32,
-    /// and the handle; and `table`, an open-addressing hash (linear probing, multiplicative hash,
-    /// load ≤ 3/4) from a cell to its range of records. Float32 rounding: offsets are at most two
-    /// cells (≤ 2.9° at the coarsest level 7), so ≤ 1.7e-7° ≈ 2 cm per axis; radii are below
-    /// 160 km, so ≤ 1 cm; `FlatTest` allows 5 cm. The exact test reads the Double circle.
-    /// Removed circles become tombstones (handle `UInt32.max`) until the next build.
+    /// Layout: one array, `slots`, of 16-byte records — the centre as fixed-point Int32 latitude
+    /// and longitude (2^32 units per 360°, so a wrapping subtraction gives the longitude difference
+    /// across ±180°), the radius as Float32 and the handle — used as a linear-probing hash table
+    /// keyed by cell (multiplicative hash, load ≤ 3/4): a circle's copy for cell C sits at the first
+    /// free slot at or after `home(C)`. A query scans from its cell's home to the first empty slot
+    /// and tests every record on the way. Records of other cells met there are whole circles too, so
+    /// testing them is harmless; only a circle met twice is reported once. Nothing but the records is
+    /// read: no cell table, so a query costs about one cache miss plus a short sequential scan.
+    /// Correctness rests on the linear-probing invariant: slots between a home and a copy stored from
+    /// it are occupied, and stay so (a removed circle leaves tombstones until the next build).
+    ///
+    /// Rounding: fixed point is 8.4e-8° (≤ 1 cm) per coordinate, the query's rounding as much again;
+    /// radii are below 160 km (the coarsest cells are 1.4°), so Float32 rounds them by ≤ 1 cm;
+    /// `FlatTest` allows 5 cm. The exact geodesic test reads the Double circle.
     struct Grid: Sendable {
         struct Record: Sendable {
-            var dLatitude: Float32
-            var dLongitude: Float32
+            var latitude: Int32
+            var longitude: Int32
             var radius: Float32
             var handle: UInt32
         }
 
-        struct Slot: Sendable {
-            var key: UInt64
-            var start: UInt32
-            var count: UInt32
-        }
-
+        /// Handles at or above `empty` are not circles: an empty slot ends a scan, a tombstone
+        /// (removed circle) does not.
+        static let empty = UInt32.max - 1
         static let tombstone = UInt32.max
-        static let emptyKey = UInt64.max
-        /// The coarsest level (1.4° cells): keeps Float32 offsets within 2 cm.
+        /// Fixed-point units per degree, and degrees per unit.
+        static let unitsPerDegree = 4_294_967_296.0 / 360
+        static let degreesPerUnit = 360 / 4_294_967_296.0
+        /// The coarsest level (1.4° cells): keeps radii in the grid below 160 km.
         static let coarsest = 7
         /// The finest level (1.1e-5° ≈ 1.2 m cells).
         static let finest = 24
-        /// Bytes of records and table allowed per circle in the grid when choosing the level.
+        /// Bytes of slots allowed per circle when choosing the level.
         static let budget = 88
 
         private(set) var level = -1
@@ -38,9 +44,7 @@ extension CircleIndex {
         private var inverse = 0.0
         private var rows = 0
         private var columns = 0
-        private var records: [Record] = []
-        private var table: [Slot] = []
-        private var shift: UInt64 = 64
+        private var slots: [Record] = []
         /// Circles (not copies) in the grid, and circles removed since it was built.
         private(set) var liveCount = 0
         private(set) var removedCount = 0
@@ -75,39 +79,41 @@ extension CircleIndex {
             column < 0 ? column + columns : column >= columns ? column - columns : column
         }
 
+        /// The first slot to look at for a cell, in a table of `count` slots.
         @inline(__always)
-        private func home(_ key: UInt64) -> Int {
-            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        private static func home(_ row: Int, _ column: Int, count: Int) -> Int {
+            let key = UInt64(row) << 32 | UInt64(column)
+            return Int((key &* 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: UInt64(count)).high)
         }
 
-        /// Calls `body` with the row, wrapped column and key of each cell the circle's box touches.
+        /// The number of cells the circle's box touches (as `forEachCell` visits them).
+        private func cellCount(_ circle: Circle, _ extent: Extent) -> Int {
+            let rowSpan = row(circle.latitude + extent.halfLatitude) - row(circle.latitude - extent.halfLatitude)
+            let columnSpan =
+                column(circle.longitude + extent.halfLongitude) - column(circle.longitude - extent.halfLongitude)
+            return (rowSpan + 1) * (columnSpan + 1)
+        }
+
+        /// Calls `body` with the row and wrapped column of each cell the circle's box touches.
         @inline(__always)
-        private func forEachCell(_ circle: Circle, _ extent: Extent, _ body: (Int, Int, UInt64) -> Void) {
+        private func forEachCell(_ circle: Circle, _ extent: Extent, _ body: (Int, Int) -> Void) {
             let firstColumn = column(circle.longitude - extent.halfLongitude)
             let lastColumn = column(circle.longitude + extent.halfLongitude)
             for r in row(circle.latitude - extent.halfLatitude)...row(circle.latitude + extent.halfLatitude) {
                 for c in firstColumn...lastColumn {
-                    let w = wrapped(c)
-                    body(r, w, UInt64(r) << 32 | UInt64(w))
+                    body(r, wrapped(c))
                 }
             }
         }
 
-        private func slotIndex(_ key: UInt64) -> Int? {
-            guard !table.isEmpty else { return nil }
-            var i = home(key)
-            while true {
-                let slotKey = table[i].key
-                if slotKey == key { return i }
-                if slotKey == Self.emptyKey { return nil }
-                i = (i + 1) & (table.count - 1)
-            }
+        static func fixed(_ degrees: Double) -> Int32 {
+            Int32(truncatingIfNeeded: Int64((degrees * unitsPerDegree).rounded()))
         }
 
         // MARK: Building
 
         /// Builds the grid over `handles` (with their extents), choosing the level: the finest
-        /// whose cell is at least as wide as the median circle, coarsened while records and table
+        /// whose cell is at least as wide as the median circle, coarsened while the slots would
         /// exceed `budget` bytes per circle. Returns the indices into `handles` of the circles too
         /// wide for the chosen cells (wider than two cells), which the caller keeps elsewhere.
         mutating func build(handles: [UInt32], extents: [Extent], circles: [Circle]) -> [Int] {
@@ -128,63 +134,64 @@ extension CircleIndex {
                     break
                 }
             }
-            while true {
-                var grid = Grid(level: level)
-                let rejected = grid.fill(handles: handles, extents: extents, circles: circles)
-                if level == Self.coarsest || grid.estimatedBytes <= Self.budget * max(1, grid.liveCount) {
-                    self = grid
-                    return rejected
+            while level > Self.coarsest {
+                let trial = Grid(level: level)
+                var copies = 0
+                var eligible = 0
+                for j in handles.indices where extents[j].width <= 2 * trial.size {
+                    copies += trial.cellCount(circles[Int(handles[j])], extents[j])
+                    eligible += 1
+                }
+                if Self.slotCount(copies: copies) * MemoryLayout<Record>.stride <= Self.budget * max(1, eligible) {
+                    break
                 }
                 level -= 1
             }
+            var grid = Grid(level: level)
+            let rejected = grid.fill(handles: handles, extents: extents, circles: circles)
+            self = grid
+            return rejected
         }
+
+        /// Slots for a number of copies: load ≤ 3/4, and at least one slot always empty.
+        private static func slotCount(copies: Int) -> Int { max(16, copies + copies / 3 + 1) }
 
         private mutating func fill(handles: [UInt32], extents: [Extent], circles: [Circle]) -> [Int] {
             var rejected: [Int] = []
-            var copies: [(key: UInt64, record: Record)] = []
-            copies.reserveCapacity(handles.count * 2)
+            var copies = 0
             for j in handles.indices {
-                let extent = extents[j]
-                guard extent.width <= 2 * size else {
+                if extents[j].width <= 2 * size {
+                    copies += cellCount(circles[Int(handles[j])], extents[j])
+                } else {
                     rejected.append(j)
+                }
+            }
+            let emptyRecord = Record(latitude: 0, longitude: 0, radius: 0, handle: Self.empty)
+            // Built in a local array: writing `slots` from the closure would copy it each time.
+            var table = Array(repeating: emptyRecord, count: Self.slotCount(copies: copies))
+            let count = table.count
+            var next = 0
+            for j in handles.indices {
+                if next < rejected.count && rejected[next] == j {
+                    next += 1
                     continue
                 }
                 let handle = handles[j]
                 let circle = circles[Int(handle)]
-                forEachCell(circle, extent) { r, c, key in
-                    var dLon = circle.longitude - (Double(c) * size - 180)
-                    if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-                    let record = Record(
-                        dLatitude: Float32(circle.latitude - (Double(r) * size - 90)),
-                        dLongitude: Float32(dLon),
-                        radius: Float32(circle.radius),
-                        handle: handle
-                    )
-                    copies.append((key, record))
+                let record = Record(
+                    latitude: Self.fixed(circle.latitude), longitude: Self.fixed(circle.longitude),
+                    radius: Float32(circle.radius), handle: handle
+                )
+                forEachCell(circle, extents[j]) { r, c in
+                    var i = Self.home(r, c, count: count)
+                    while table[i].handle != Self.empty {
+                        i += 1
+                        if i == count { i = 0 }
+                    }
+                    table[i] = record
                 }
             }
-            copies.sort { $0.key < $1.key }
-            records = copies.map(\.record)
-            var distinct = 0
-            for i in copies.indices where i == 0 || copies[i].key != copies[i - 1].key { distinct += 1 }
-            var tableSize = 16
-            var bits: UInt64 = 4
-            while 3 * tableSize < 4 * distinct {
-                tableSize <<= 1
-                bits += 1
-            }
-            shift = 64 - bits
-            table = Array(repeating: Slot(key: Self.emptyKey, start: 0, count: 0), count: tableSize)
-            var start = 0
-            while start < copies.count {
-                var end = start + 1
-                while end < copies.count && copies[end].key == copies[start].key { end += 1 }
-                let key = copies[start].key
-                var i = home(key)
-                while table[i].key != Self.emptyKey { i = (i + 1) & (tableSize - 1) }
-                table[i] = Slot(key: key, start: UInt32(start), count: UInt32(end - start))
-                start = end
-            }
+            slots = table
             liveCount = handles.count - rejected.count
             return rejected
         }
@@ -194,16 +201,19 @@ extension CircleIndex {
         /// Turns every copy of a circle into a tombstone.
         mutating func remove(_ handle: UInt32, _ circle: Circle, _ extent: Extent) {
             guard level >= 0 else { return }
-            var slots: [Int] = []
-            forEachCell(circle, extent) { _, _, key in
-                if let i = slotIndex(key) { slots.append(i) }
-            }
+            var homes: [Int] = []
+            forEachCell(circle, extent) { r, c in homes.append(Self.home(r, c, count: slots.count)) }
             var found = false
-            for i in slots {
-                let slot = table[i]
-                for j in Int(slot.start)..<Int(slot.start) + Int(slot.count) where records[j].handle == handle {
-                    records[j].handle = Self.tombstone
-                    found = true
+            for home in homes {
+                var i = home
+                while slots[i].handle != Self.empty {
+                    if slots[i].handle == handle {
+                        slots[i].handle = Self.tombstone
+                        found = true
+                        break
+                    }
+                    i += 1
+                    if i == slots.count { i = 0 }
                 }
             }
             if found {
@@ -212,38 +222,39 @@ extension CircleIndex {
             }
         }
 
-        /// Appends the handles of the circles in the point's cell that contain it.
+        /// Appends the handles of the circles met from the point's cell's home that contain it.
         @inline(__always)
         func query(_ point: FlatTest.Point, _ circles: UnsafeBufferPointer<Circle>, into result: inout [UInt32]) {
             guard level >= 0 else { return }
-            let r = row(point.latitude)
-            let c = min(column(point.longitude), columns - 1)
-            guard let i = slotIndex(UInt64(r) << 32 | UInt64(c)) else { return }
-            let slot = table[i]
-            let y = point.latitude - (Double(r) * size - 90)
-            let x = point.longitude - (Double(c) * size - 180)
-            records.withUnsafeBufferPointer { records in
-                for j in Int(slot.start)..<Int(slot.start) + Int(slot.count) {
-                    let record = records[j]
-                    guard record.handle != Self.tombstone else { continue }
+            let first = result.count
+            let y = Self.fixed(point.latitude)
+            let x = Self.fixed(point.longitude)
+            var i = Self.home(row(point.latitude), min(column(point.longitude), columns - 1), count: slots.count)
+            slots.withUnsafeBufferPointer { slots in
+                while true {
+                    let record = slots[i]
+                    i += 1
+                    if i == slots.count { i = 0 }
+                    if record.handle >= Self.empty {
+                        if record.handle == Self.empty { return }
+                        continue
+                    }
                     let verdict = point.decide(
-                        dLatitude: y - Double(record.dLatitude), dLongitude: x - Double(record.dLongitude),
+                        dLatitude: Double(y &- record.latitude) * Self.degreesPerUnit,
+                        dLongitude: Double(x &- record.longitude) * Self.degreesPerUnit,
                         radius: Double(record.radius)
                     )
+                    let inside: Bool
                     switch verdict {
-                    case .inside: result.append(record.handle)
-                    case .outside: break
-                    case .unsure:
-                        if CircleIndex.exactlyContains(circles[Int(record.handle)], point) {
-                            result.append(record.handle)
-                        }
+                    case .inside: inside = true
+                    case .outside: inside = false
+                    case .unsure: inside = CircleIndex.exactlyContains(circles[Int(record.handle)], point)
                     }
+                    if inside && !result[first...].contains(record.handle) { result.append(record.handle) }
                 }
             }
         }
 
-        var estimatedBytes: Int {
-            records.capacity * MemoryLayout<Record>.stride + table.capacity * MemoryLayout<Slot>.stride
-        }
+        var estimatedBytes: Int { slots.capacity * MemoryLayout<Record>.stride }
     }
 }

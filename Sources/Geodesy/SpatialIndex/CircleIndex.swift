@@ -10,11 +10,11 @@
 ///
 /// Method: the bulk of the circles lives in one uniform *grid* of square latitude/longitude cells
 /// of `180 / 2^ℓ` degrees (`Grid`). A circle is copied into every cell its bounding box touches (at
-/// most 3 × 3), so a query reads exactly one cell: one hash-table slot, then that cell's records,
-/// contiguous and sorted by cell (16 bytes each: Float32 centre offsets from the cell's corner,
-/// Float32 radius, handle). The level ℓ is chosen at each `compact()` from the circles themselves:
-/// the finest level whose cell is at least as wide as the median circle, coarsened while the
-/// grid would cost more than its memory budget (sparse circles get bigger cells).
+/// most 3 × 3), so a query reads the copies of exactly one cell. The copies are 16-byte records
+/// (fixed-point centre, Float32 radius, handle) kept in one linear-probing table keyed by cell, so
+/// a query reads one short contiguous run of records and nothing else. The level ℓ is chosen at
+/// each `compact()` from the circles themselves: the finest level whose cell is at least as wide
+/// as the median circle, coarsened while the table would cost more than its memory budget.
 ///
 /// Circles inserted since the last compaction, and circles too wide for the grid's cells, sit in
 /// a multi-level *loose grid* (`LooseCells`, checked only when not empty); circles reaching a pole
@@ -23,12 +23,12 @@
 ///
 /// Candidates are then decided exactly: the geodesic distance (Karney, `Geodesic.wgs84`) must be
 /// at most the radius, boundary included. A local flat-earth distance decides first when it is
-/// more than its proven error bound away from the radius (see `FlatTest`); otherwise the geodesic
+/// more than its error bound away from the radius (see `FlatTest`); otherwise the geodesic
 /// decides, so answers equal a brute-force geodesic scan (tested).
 ///
-/// Memory: 25 bytes per circle (centre, radius, place) plus the grid's records and table, kept
-/// under `Grid.budget` bytes per circle by the level choice (see `estimatedBytes`; about 100 bytes
-/// per circle for 10^6 circles of 100–300 m).
+/// Memory: 25 bytes per circle (centre, radius, place) plus the grid's table, kept under
+/// `Grid.budget` bytes per circle by the level choice (see `estimatedBytes`; 96 bytes per circle in
+/// all for 10^6 circles of 100–300 m in a 4° × 4° box).
 public struct CircleIndex: Sendable {
     /// Names a circle in the index; handles of removed circles are reused.
     public typealias Handle = UInt32
@@ -78,7 +78,7 @@ public struct CircleIndex: Sendable {
             handle = reused
             circles[Int(handle)] = circle
         } else {
-            guard circles.count < Int(Grid.tombstone) else { return nil }
+            guard circles.count < Int(Grid.empty) else { return nil }
             handle = UInt32(circles.count)
             circles.append(circle)
             places.append(.free)
