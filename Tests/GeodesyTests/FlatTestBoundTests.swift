@@ -51,8 +51,10 @@ struct FlatTestBoundTests {
                         let exact = Geodesic.wgs84.inverse(
                             latitude1: c.latitude, longitude1: c.longitude, latitude2: lat, longitude2: lon
                         ).distance
-                        for radius in [exact * 0.9, exact * 0.97, exact - 0.6, exact, exact + 0.6, exact * 1.03, exact * 1.1]
-                        where radius >= 0 {
+                        let radii = [
+                            exact * 0.9, exact * 0.97, exact - 0.6, exact, exact + 0.6, exact * 1.03, exact * 1.1,
+                        ]
+                        for radius in radii where radius >= 0 {
                             let verdict = point.decide(
                                 dLatitude: lat - c.latitude, dLongitude: Self.wrapped(lon - c.longitude), radius: radius
                             )

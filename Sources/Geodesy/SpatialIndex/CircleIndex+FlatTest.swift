@@ -19,7 +19,8 @@ extension CircleIndex {
     /// second-order curvature terms ~ (d/R)² ≈ 2e-5); `FlatTestBoundTests` checks (B) against
     /// Karney's geodesic at latitudes from −80° to 80°, all azimuths, across the antimeridian.
     ///
-    /// Decisions, for a circle of radius r (allowing ≤ 5 cm for the rounding of the grid's fixed-point and Float32 records):
+    /// Decisions, for a circle of radius r (allowing ≤ 5 cm for the rounding of the grid's
+    /// fixed-point and Float32 records):
     /// - f < 10 km puts the centre in a coordinate box whose points all lie within
     ///   10 km × (1 + 1 %) + 10 km × (1 + 1 %) < 25 km of the query point, so (B) applies:
     ///   `f + 0.02 f + 0.5 < r` ⇒ d ≤ (f + 0.25) / 0.99 < r: **inside**;

@@ -92,9 +92,13 @@ import Testing
                 if compacted { index.compact() }
                 for radius in radii {
                     for azimuth in stride(from: 0.0, to: 360, by: 30) {
-                        for d in [radius * 0.97, radius - 0.01, radius - 1e-6, radius + 1e-6, radius + 0.01, radius * 1.03]
-                        where d >= 0 {
-                            let p = Geodesic.wgs84.direct(latitude1: lat, longitude1: lon, azimuth1: azimuth, distance: d)
+                        let distances = [
+                            radius * 0.97, radius - 0.01, radius - 1e-6, radius + 1e-6, radius + 0.01, radius * 1.03,
+                        ]
+                        for d in distances where d >= 0 {
+                            let p = Geodesic.wgs84.direct(
+                                latitude1: lat, longitude1: lon, azimuth1: azimuth, distance: d
+                            )
                             var result: [UInt32] = []
                             index.circles(containingLatitude: p.latitude, longitude: p.longitude, into: &result)
                             #expect(
