@@ -198,7 +198,9 @@ public struct CircleIndex: Sendable {
     /// the equator, a(1 − e²) = 6 335 439 m, i.e. 110 574 m per degree, rounded down.
     static let metresPerDegreeLatitude = 110_500.0
 
+    /// The longitude in [−180, 180); one already there is returned as it is (no `fmod`).
     static func normalizedLongitude(_ longitude: Double) -> Double {
+        if longitude >= -180 && longitude < 180 { return longitude }
         var lon = fmod(longitude + 180, 360)
         if lon < 0 { lon += 360 }
         return lon - 180
