@@ -143,6 +143,30 @@ import Testing
         }
     }
 
+    /// Only large circles (20–60 km), so the grid takes its coarsest cells (1.4°), where the flat
+    /// test cannot decide far candidates and the meridian rule and the geodesic do; across ±180°.
+    @Test func coarseGridOfLargeCircles() {
+        var rng = SeededGenerator(seed: 5)
+        var index = CircleIndex()
+        var circles: [Circle?] = []
+        for _ in 0..<400 {
+            let lat = Double.random(in: 0...35, using: &rng)
+            let lon = Double.random(in: 175...185, using: &rng)
+            let radius = Double.random(in: 20_000...60_000, using: &rng)
+            _ = index.insert(latitude: lat, longitude: lon, radius: radius)
+            circles.append(Circle(lat: lat, lon: lon > 180 ? lon - 360 : lon, radius: radius))
+        }
+        index.compact()
+        for q in 0..<300 {
+            let lat = Double.random(in: -1...36, using: &rng)
+            let lon = Double.random(in: 174...186, using: &rng)
+            var result: [UInt32] = []
+            index.circles(containingLatitude: lat, longitude: lon, into: &result)
+            #expect(Set(result) == Self.bruteForce(circles, lat, lon > 180 ? lon - 360 : lon), "query \(q)")
+            #expect(result.count == Set(result).count, "no duplicates")
+        }
+    }
+
     @Test func boundaryIsIncludedAndJustOutsideIsNot() {
         var index = CircleIndex()
         let handle = index.insert(latitude: 45, longitude: 6, radius: 100)
