@@ -9,7 +9,7 @@ import Testing
 struct FlatTestBoundTests {
     static let latitudes: [Double] =
         Array(stride(from: -80.0, through: 80, by: 2.5)) + [-79.999, -45.123, 0.001, 37.77, 79.999]
-    static let longitudes: [Double] = [-180, -179.9999, 0, 6.25, 179.9999]
+    static let longitudes: [Double] = [-180, 6.25, 179.9999]
     static let distances: [Double] = [0, 0.05, 0.3, 1, 7, 50, 150, 299, 1_000, 3_000, 9_999, 15_000, 25_000]
 
     /// Bound (B): for |φ| ≤ 80° and d ≤ 25 km, |f − d| ≤ 0.01 d + 0.25 m. Guards the scales M and
@@ -20,7 +20,7 @@ struct FlatTestBoundTests {
         for lat in Self.latitudes {
             for lon in Self.longitudes {
                 let point = CircleIndex.FlatTest.Point(latitude: lat, longitude: lon)
-                for azimuth in stride(from: 0.0, to: 360, by: 7.5) {
+                for azimuth in stride(from: 0.0, to: 360, by: 15) {
                     for d in Self.distances {
                         let c = Geodesic.wgs84.direct(latitude1: lat, longitude1: lon, azimuth1: azimuth, distance: d)
                         let f = point.flatDistance(
@@ -45,7 +45,7 @@ struct FlatTestBoundTests {
         for lat in latitudes {
             for lon in Self.longitudes {
                 let point = CircleIndex.FlatTest.Point(latitude: lat, longitude: lon)
-                for azimuth in stride(from: 0.0, to: 360, by: 15) {
+                for azimuth in stride(from: 0.0, to: 360, by: 30) {
                     for d in Self.distances + [40_000, 200_000] {
                         let c = Geodesic.wgs84.direct(latitude1: lat, longitude1: lon, azimuth1: azimuth, distance: d)
                         let exact = Geodesic.wgs84.inverse(
@@ -72,7 +72,7 @@ struct FlatTestBoundTests {
                 }
             }
         }
-        #expect(decided > 10_000, "the pre-test should decide most of these")
+        #expect(decided > 5_000, "the pre-test should decide most of these")
     }
 
     /// A regression the bound must catch: the east scale taken at the equator instead of φ is off

@@ -59,7 +59,7 @@ import Testing
             circles[Int(handle)] = Circle(lat: c.lat, lon: c.lon > 180 ? c.lon - 360 : c.lon, radius: c.radius)
         }
         #expect(index.count == circles.compactMap { $0 }.count)
-        for q in 0..<500 {
+        for q in 0..<200 {
             let anchor = anchors[q % anchors.count]
             let lat = max(-90, min(90, anchor.0 + Double.random(in: -1.5...1.5, using: &rng)))
             let lon = anchor.1 + Double.random(in: -1.5...1.5, using: &rng)
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: [false, true])
     func justInsideAndJustOutsideEverywhere(compacted: Bool) {
         let latitudes: [Double] = [-90, -89.95, -85, -80.01, -80, -60, -45, 0, 30, 47.5, 79.99, 80.02, 86, 89.95, 90]
-        let longitudes: [Double] = [-180, -179.99995, 0, 6, 179.99995]
+        let longitudes: [Double] = [-180, 6, 179.99995]
         let radii: [Double] = [0.5, 50, 150, 300, 2_000, 20_000, 200_000]
         for lat in latitudes {
             for lon in longitudes {
@@ -91,7 +91,7 @@ import Testing
                 }
                 if compacted { index.compact() }
                 for radius in radii {
-                    for azimuth in stride(from: 0.0, to: 360, by: 30) {
+                    for azimuth in stride(from: 0.0, to: 360, by: 45) {
                         let distances = [
                             radius * 0.97, radius - 0.01, radius - 1e-6, radius + 1e-6, radius + 0.01, radius * 1.03,
                         ]
@@ -132,7 +132,7 @@ import Testing
         }
         #expect(index.circle(1) == nil)
         #expect(index.circle(0)?.radius == 30_000)
-        for q in 0..<300 {
+        for q in 0..<100 {
             let lat = 45 + Double.random(in: -0.05..<0.25, using: &rng)
             let lon = 179.85 + Double.random(in: 0..<0.3, using: &rng)
             var result: [UInt32] = []
@@ -157,7 +157,7 @@ import Testing
             circles.append(Circle(lat: lat, lon: lon > 180 ? lon - 360 : lon, radius: radius))
         }
         index.compact()
-        for q in 0..<300 {
+        for q in 0..<150 {
             let lat = Double.random(in: -1...36, using: &rng)
             let lon = Double.random(in: 174...186, using: &rng)
             var result: [UInt32] = []
