@@ -8,7 +8,7 @@ radii. Per query: tree.query(point, predicate="intersects"), one point at a time
 engine does per fix), timed individually; plus the vectorised bulk query over all points.
 Prints: n, median ns per single query, mean ns per point in bulk, bytes per circle (tracemalloc of
 the tree plus polygons is not available for GEOS memory, so RSS delta is reported), total hits.
-Usage: strtree.py DIR N SINGLE_QUERIES
+Usage: strtree.py DIR N SINGLE_QUERIES [SET ...]   (SET: points, the headline set, by default; track)
 """
 import resource
 import sys
@@ -26,7 +26,6 @@ def rss_kib():
 def main():
     d, n, single = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     circles = np.fromfile(f"{d}/circles-{n}.bin", dtype="<f8").reshape(-1, 3)
-    points = np.fromfile(f"{d}/points-{n}.bin", dtype="<f8").reshape(-1, 2)
     before = rss_kib()
     t = np.linspace(0, 2 * np.pi, 64, endpoint=False)
     lat, lon, r = circles[:, 0:1], circles[:, 1:2], circles[:, 2:3]
@@ -36,19 +35,22 @@ def main():
     polygons = shapely.polygons(rings)
     tree = shapely.STRtree(polygons)
     after = rss_kib()
-    geoms = shapely.points(points[:, 1], points[:, 0])
-    times = []
-    hits_single = 0
-    for g in geoms[:single]:
+    for point_set in sys.argv[4:] or ["points"]:
+        points = np.fromfile(f"{d}/{point_set}-{n}.bin", dtype="<f8").reshape(-1, 2)
+        geoms = shapely.points(points[:, 1], points[:, 0])
+        times = []
+        hits_single = 0
+        for g in geoms[:single]:
+            t0 = time.perf_counter_ns()
+            found = tree.query(g, predicate="intersects")
+            times.append(time.perf_counter_ns() - t0)
+            hits_single += len(found)
         t0 = time.perf_counter_ns()
-        found = tree.query(g, predicate="intersects")
-        times.append(time.perf_counter_ns() - t0)
-        hits_single += len(found)
-    t0 = time.perf_counter_ns()
-    pairs = tree.query(geoms, predicate="intersects")
-    bulk = (time.perf_counter_ns() - t0) / len(geoms)
-    print(f"shapely-strtree n={n} single_median_ns={np.median(times):.0f} bulk_mean_ns={bulk:.0f} "
-          f"bytes_per_circle={(after - before) * 1024 / n:.0f} hits={pairs.shape[1]} hits_first_{single}={hits_single}")
+        pairs = tree.query(geoms, predicate="intersects")
+        bulk = (time.perf_counter_ns() - t0) / len(geoms)
+        print(f"shapely-strtree n={n} set={point_set} single_median_ns={np.median(times):.0f} bulk_mean_ns={bulk:.0f} "
+              f"bytes_per_circle={(after - before) * 1024 / n:.0f} hits={pairs.shape[1]} "
+              f"hits_first_{single}={hits_single}")
 
 
 if __name__ == "__main__":

@@ -8,48 +8,52 @@
 
 /// Circles on the WGS84 ellipsoid, indexed to answer "which circles contain this point?" fast.
 ///
-/// Method: a multi-level *loose grid* in latitude/longitude degrees. Level ℓ has square cells of
-/// `180 / 2^ℓ` degrees. A circle goes, once, into the cell holding its centre at the finest level
-/// whose cell is at least twice the circle's half-extent in both latitude and longitude (the
-/// longitude half-extent is taken at the circle's most poleward latitude, on a sphere of the
-/// equatorial radius, with a 2 % margin for the ellipsoid). A point inside such a circle lies within half a
-/// cell of the centre on each axis, so a query needs only the 2 × 2 cells nearest the point at
-/// each populated level. Circles around a pole go to a short list checked on every query.
+/// Method: the bulk of the circles lives in one uniform *grid* of square latitude/longitude cells
+/// of `180 / 2^ℓ` degrees (`Grid`). A circle is copied into every cell its bounding box touches (at
+/// most 3 × 3), so a query reads the copies of exactly one cell. The copies are 16-byte records
+/// (fixed-point centre, Float32 radius, handle) kept in one linear-probing table keyed by cell, so
+/// a query reads one short contiguous run of records and nothing else. The level ℓ is chosen at
+/// each `compact()` from the circles themselves: the finest level whose cell is at least as wide
+/// as the median circle, coarsened while the table would cost more than its memory budget.
 ///
-/// Candidates are then checked exactly: the geodesic distance (Karney, `Geodesic.wgs84`) must be
+/// Circles inserted since the last compaction, and circles too wide for the grid's cells, sit in
+/// a multi-level *loose grid* (`LooseCells`, checked only when not empty); circles reaching a pole
+/// sit in a short list checked on every query. Insertion compacts by itself once the recent
+/// circles exceed a quarter of the grid.
+///
+/// Candidates are then decided exactly: the geodesic distance (Karney, `Geodesic.wgs84`) must be
 /// at most the radius, boundary included. A local flat-earth distance decides first when it is
-/// more than its error bound away from the radius (see `contains`); otherwise the geodesic
+/// more than its error bound away from the radius (see `FlatTest`); otherwise the geodesic
 /// decides, so answers equal a brute-force geodesic scan (tested).
 ///
-/// Memory: each cell stores its circles inline (32 bytes each) so a query reads them
-/// contiguously; plus 8 bytes per handle and one hash entry per occupied cell (see
-/// `estimatedBytes`; about 60 bytes per circle at 10^6 circles).
+/// Memory: 25 bytes per circle (centre, radius, place) plus the grid's table, kept under
+/// `Grid.budget` bytes per circle by the level choice (see `estimatedBytes`; 96 bytes per circle in
+/// all for 10^6 circles of 100–300 m in a 4° × 4° box).
 public struct CircleIndex: Sendable {
     /// Names a circle in the index; handles of removed circles are reused.
     public typealias Handle = UInt32
 
-    /// A circle as a cell stores it: inline, so a query reads its candidates contiguously.
-    struct Record: Sendable {
+    /// A circle as given (longitude normalized to [−180, 180)): what the exact test reads.
+    struct Circle: Sendable {
         var latitude: Double
         var longitude: Double
         var radius: Double
-        var handle: UInt32
     }
 
-    static let levels = 24
-    static let freeKey = UInt64.max
-    static let polarKey = UInt64.max - 1
+    /// Where a handle's circle is kept.
+    enum Place: UInt8, Sendable {
+        case free, grid, loose, polar
+    }
 
-    /// Recent insertions: cell key → the circles whose centre lies in that cell (at its level).
-    private var cells: [UInt64: [Record]] = [:]
-    private var cellsCount = 0
-    /// The compacted bulk: records sorted by cell key, found through an open-addressing table.
-    private var frozen = FrozenCells()
-    /// Handle → cell key (`freeKey` for a free handle, `polarKey` for the polar list).
-    private var keys: [UInt64] = []
-    private var levelCounts = [Int](repeating: 0, count: CircleIndex.levels)
-    private var polar: [Record] = []
+    /// Handle → circle and place.
+    private var circles: [Circle] = []
+    private var places: [Place] = []
     private var freeHandles: [UInt32] = []
+    private var grid = Grid()
+    private var loose = LooseCells()
+    /// Circles inserted into `loose` since the last compaction.
+    private var recentCount = 0
+    private var polar: [UInt32] = []
 
     /// The number of circles in the index.
     public private(set) var count = 0
@@ -58,7 +62,8 @@ public struct CircleIndex: Sendable {
 
     /// Reserves room for `capacity` circles, so bulk loading does not regrow the handle table.
     public mutating func reserveCapacity(_ capacity: Int) {
-        keys.reserveCapacity(capacity)
+        circles.reserveCapacity(capacity)
+        places.reserveCapacity(capacity)
     }
 
     /// Adds a circle; returns its handle, or nil when the centre or radius is unusable
@@ -67,202 +72,159 @@ public struct CircleIndex: Sendable {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, radius.isFinite, radius >= 0,
             radius <= 10_000_000
         else { return nil }
-        let lon = Self.normalizedLongitude(longitude)
+        let circle = Circle(latitude: latitude, longitude: Self.normalizedLongitude(longitude), radius: radius)
         let handle: UInt32
         if let reused = freeHandles.popLast() {
             handle = reused
+            circles[Int(handle)] = circle
         } else {
-            guard keys.count < Int(UInt32.max - 1) else { return nil }
-            handle = UInt32(keys.count)
-            keys.append(Self.freeKey)
+            guard circles.count < Int(Grid.empty) else { return nil }
+            handle = UInt32(circles.count)
+            circles.append(circle)
+            places.append(.free)
         }
-        let record = Record(latitude: latitude, longitude: lon, radius: radius, handle: handle)
-        if let (level, key) = Self.cell(latitude: latitude, longitude: lon, radius: radius) {
-            keys[Int(handle)] = key
-            cells[key, default: []].append(record)
-            cellsCount += 1
-            levelCounts[level] += 1
-            if cellsCount > max(4096, frozen.liveCount / 4) { compact() }
+        if let extent = Self.extent(circle), loose.insert(handle, circle, extent) {
+            places[Int(handle)] = .loose
+            recentCount += 1
+            if recentCount > max(4096, grid.liveCount / 4) { compact() }
         } else {
-            keys[Int(handle)] = Self.polarKey
-            polar.append(record)
+            places[Int(handle)] = .polar
+            polar.append(handle)
         }
         count += 1
         return handle
     }
 
-    /// Removes a circle; a handle that is not in the index is ignored.
+    /// Removes a circle; a handle that is not in the index is ignored. Rebuilds the grid once
+    /// more of its circles have been removed than remain (and over 4096).
     public mutating func remove(_ handle: Handle) {
         let i = Int(handle)
-        guard i < keys.count, keys[i] != Self.freeKey else { return }
-        let key = keys[i]
-        if key == Self.polarKey {
-            polar.removeAll { $0.handle == handle }
-        } else {
-            var removedRecent = false
-            if var records = cells.removeValue(forKey: key) {
-                if let position = records.firstIndex(where: { $0.handle == handle }) {
-                    records.swapAt(position, records.count - 1)
-                    records.removeLast()
-                    cellsCount -= 1
-                    removedRecent = true
-                }
-                if !records.isEmpty { cells[key] = records }
-            }
-            if !removedRecent { frozen.remove(handle, key: key) }
-            levelCounts[Int(key >> 58)] -= 1
+        guard i < places.count else { return }
+        switch places[i] {
+        case .free: return
+        case .polar: polar.removeAll { $0 == handle }
+        case .loose:
+            if let extent = Self.extent(circles[i]) { loose.remove(handle, circles[i], extent) }
+        case .grid:
+            if let extent = Self.extent(circles[i]) { grid.remove(handle, circles[i], extent) }
         }
-        keys[i] = Self.freeKey
+        places[i] = .free
         freeHandles.append(handle)
         count -= 1
+        if grid.removedCount > max(4096, grid.liveCount) { compact() }
     }
 
     /// The centre (degrees) and radius (metres) of a circle, nil for an unknown handle.
     public func circle(_ handle: Handle) -> (latitude: Double, longitude: Double, radius: Double)? {
         let i = Int(handle)
-        guard i < keys.count, keys[i] != Self.freeKey else { return nil }
-        let records = keys[i] == Self.polarKey ? polar : (cells[keys[i]] ?? []) + frozen.records(keys[i])
-        return records.first { $0.handle == handle }.map { ($0.latitude, $0.longitude, $0.radius) }
+        guard i < places.count, places[i] != .free else { return nil }
+        return (circles[i].latitude, circles[i].longitude, circles[i].radius)
     }
 
-    /// Moves the recent insertions into the compact sorted layout (done automatically once they
-    /// exceed a quarter of it; call it after a bulk load so queries read contiguous memory).
+    /// Rebuilds the grid from every circle not at a pole, choosing its cell size anew (done
+    /// automatically once recent insertions exceed a quarter of the grid; call it after a bulk
+    /// load so queries read one cell each).
     public mutating func compact() {
-        guard cellsCount > 0 else { return }
-        var recent: [(UInt64, Record)] = []
-        recent.reserveCapacity(cellsCount)
-        for (key, records) in cells {
-            for record in records { recent.append((key, record)) }
+        var handles: [UInt32] = []
+        var extents: [Extent] = []
+        handles.reserveCapacity(count)
+        extents.reserveCapacity(count)
+        for i in places.indices where places[i] == .grid || places[i] == .loose {
+            guard let extent = Self.extent(circles[i]) else { continue }
+            handles.append(UInt32(i))
+            extents.append(extent)
         }
-        frozen.merge(recent)
-        cells = [:]
-        cellsCount = 0
+        grid = Grid()
+        loose = LooseCells()
+        recentCount = 0
+        let rejected = grid.build(handles: handles, extents: extents, circles: circles)
+        for i in handles.indices { places[Int(handles[i])] = .grid }
+        for j in rejected {
+            let handle = handles[j]
+            if loose.insert(handle, circles[Int(handle)], extents[j]) {
+                places[Int(handle)] = .loose
+            } else {
+                places[Int(handle)] = .polar
+                polar.append(handle)
+            }
+        }
     }
 
     /// Appends to `result` the handle of every circle containing the point (geodesic distance ≤
     /// radius), in no particular order. A non-finite or out-of-range point finds nothing.
     public func circles(containingLatitude latitude: Double, longitude: Double, into result: inout [Handle]) {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90 else { return }
-        let lon = Self.normalizedLongitude(longitude)
-        let scale = LocalScale(latitude: latitude)
-        for record in polar where Self.contains(record, latitude, lon, scale) { result.append(record.handle) }
-        for level in 0..<Self.levels where levelCounts[level] > 0 {
-            let size = Self.cellDegrees(level)
-            let rows = 1 << level
-            let columns = rows << 1
-            let y = (latitude + 90) / size
-            let x = (lon + 180) / size
-            let row = min(Int(y), rows - 1)
-            let column = min(Int(x), columns - 1)
-            let otherRow = y - Double(row) < 0.5 ? row - 1 : row + 1
-            var otherColumn = x - Double(column) < 0.5 ? column - 1 : column + 1
-            if otherColumn < 0 { otherColumn += columns } else if otherColumn >= columns { otherColumn -= columns }
-            for rowPick in 0..<2 {
-                let r = rowPick == 0 ? row : otherRow
-                guard r >= 0 && r < rows else { continue }
-                for columnPick in 0..<2 {
-                    let key = Self.key(level: level, row: r, column: columnPick == 0 ? column : otherColumn)
-                    frozen.forEach(key) { record in
-                        if Self.contains(record, latitude, lon, scale) { result.append(record.handle) }
-                    }
-                    guard cellsCount > 0, let records = cells[key] else { continue }
-                    for record in records where Self.contains(record, latitude, lon, scale) {
-                        result.append(record.handle)
-                    }
-                }
-            }
+        let point = FlatTest.Point(latitude: latitude, longitude: Self.normalizedLongitude(longitude))
+        circles.withUnsafeBufferPointer { circles in
+            grid.query(point, circles, into: &result)
+            if !loose.isEmpty { loose.query(point, circles, into: &result) }
+            for handle in polar where Self.contains(circles[Int(handle)], point) { result.append(handle) }
         }
     }
 
-    /// Bytes held by the index's storage, counted from capacities: each cell's record array
-    /// (32 bytes of header plus its capacity × 32), the hash of cells (key, reference and one
-    /// byte of metadata per bucket), the handle table, the polar and free lists.
+    /// Bytes held by the index's storage, counted from capacities: the handle tables (circle,
+    /// place), the grid's records and hash table, the loose cells (hash buckets, array headers
+    /// and handles), the polar and free lists.
     public var estimatedBytes: Int {
-        var bytes = cells.capacity * (8 + 8 + 1) + frozen.estimatedBytes
-        for records in cells.values {
-            bytes += 32 + records.capacity * MemoryLayout<Record>.stride
-        }
-        return bytes + keys.capacity * 8 + polar.capacity * MemoryLayout<Record>.stride + freeHandles.capacity * 4
+        circles.capacity * MemoryLayout<Circle>.stride + places.capacity * MemoryLayout<Place>.stride
+            + freeHandles.capacity * 4 + polar.capacity * 4 + grid.estimatedBytes + loose.estimatedBytes
     }
 
     // MARK: Geometry
 
-    /// Metres per degree of latitude and of longitude at the query point (ellipsoidal radii of
-    /// curvature M and N cos φ).
-    struct LocalScale {
-        var north: Double
-        var east: Double
-        var usable: Bool
-
-        init(latitude: Double) {
-            let phi = latitude * Double.pi / 180
-            let s = sin(phi)
-            let w = (1 - CircleIndex.e2 * s * s).squareRoot()
-            north = Double.pi / 180 * CircleIndex.a * (1 - CircleIndex.e2) / (w * w * w)
-            east = Double.pi / 180 * CircleIndex.a / w * cos(phi)
-            usable = abs(latitude) < 80
+    /// Whether the circle contains the point: the flat test when it decides, else the geodesic.
+    @inline(__always)
+    static func contains(_ circle: Circle, _ point: FlatTest.Point) -> Bool {
+        var dLon = point.longitude - circle.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        switch point.decide(dLatitude: point.latitude - circle.latitude, dLongitude: dLon, radius: circle.radius) {
+        case .inside: return true
+        case .outside: return false
+        case .unsure: return exactlyContains(circle, point)
         }
     }
 
-    /// Whether the circle contains the point. Below 10 km and 80° latitude a local flat-earth
-    /// distance at the point's own scale decides when it is clear of the radius by its error bound
-    /// (2 % + 0.5 m: the meridians' convergence over ≤ 10 km at ≤ 80° is < 1 %); otherwise the
-    /// geodesic decides.
-    static func contains(_ record: Record, _ latitude: Double, _ longitude: Double, _ scale: LocalScale) -> Bool {
-        if scale.usable {
-            var dLon = longitude - record.longitude
-            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-            let dy = (latitude - record.latitude) * scale.north
-            let dx = dLon * scale.east
-            let flat2 = dx * dx + dy * dy
-            if flat2 < 1e8 {
-                let flat = flat2.squareRoot()
-                let bound = 0.02 * flat + 0.5
-                if flat + bound < record.radius { return true }
-                if flat - bound > record.radius { return false }
-            } else if record.radius < 5_000 {
-                return false  // ≥ 10 km away (flat error < 1 % there too) from a circle under 5 km
-            }
-        }
-        let d = Geodesic.wgs84.inverse(
-            latitude1: record.latitude, longitude1: record.longitude, latitude2: latitude, longitude2: longitude
-        )
-        return d.distance <= record.radius
+    /// The exact test: geodesic distance ≤ radius.
+    static func exactlyContains(_ circle: Circle, _ point: FlatTest.Point) -> Bool {
+        Geodesic.wgs84.inverse(
+            latitude1: circle.latitude, longitude1: circle.longitude,
+            latitude2: point.latitude, longitude2: point.longitude
+        ).distance <= circle.radius
     }
 
     static let a = 6_378_137.0
     static let e2 = (1 / 298.257223563) * (2 - 1 / 298.257223563)
-    /// Metres per degree of latitude, a lower bound (the meridional arc at the equator, 110 574 m,
-    /// rounded down).
+    /// Metres per degree of latitude, a lower bound: the meridional radius of curvature is least at
+    /// the equator, a(1 − e²) = 6 335 439 m, i.e. 110 574 m per degree, rounded down.
     static let metresPerDegreeLatitude = 110_500.0
 
-    static func cellDegrees(_ level: Int) -> Double { 180 / Double(1 << level) }
-
+    /// The longitude in [−180, 180); one already there is returned as it is (no `fmod`).
     static func normalizedLongitude(_ longitude: Double) -> Double {
+        if longitude >= -180 && longitude < 180 { return longitude }
         var lon = fmod(longitude + 180, 360)
         if lon < 0 { lon += 360 }
         return lon - 180
     }
 
-    static func key(level: Int, row: Int, column: Int) -> UInt64 {
-        UInt64(level) << 58 | UInt64(row) << 29 | UInt64(column)
+    /// Half-extents (degrees) of a box around a circle that holds every point within its radius.
+    struct Extent: Sendable {
+        var halfLatitude: Double
+        var halfLongitude: Double
+        var width: Double { 2 * max(halfLatitude, halfLongitude) }
     }
 
-    /// The level and cell key of a circle, or nil when it reaches a pole (or is too wide for level 0).
-    static func cell(latitude: Double, longitude: Double, radius: Double) -> (Int, UInt64)? {
-        let halfLat = radius / metresPerDegreeLatitude * 1.02 + 1e-9
-        let poleward = abs(latitude) + halfLat
+    /// The bounding box of a circle, or nil when it reaches a pole (or spans more than 180° of
+    /// longitude). Proof: along any path of length ≤ r, ds ≥ M dφ ≥ a(1 − e²) dφ, so every point
+    /// within r of the centre is within r / 110 500 m of its latitude; and ds ≥ N cos φ dλ ≥
+    /// a cos(φ_max) dλ on the path, whose latitude stays in that band, which bounds the longitude.
+    /// Both get a 2 % margin and 1e-9° so floating rounding at a cell edge cannot lose a point.
+    static func extent(_ circle: Circle) -> Extent? {
+        let halfLat = circle.radius / metresPerDegreeLatitude * 1.02 + 1e-9
+        let poleward = abs(circle.latitude) + halfLat
         guard poleward < 89.9 else { return nil }
         let parallel = a * cos(poleward * Double.pi / 180) * Double.pi / 180
-        let halfLon = radius / parallel * 1.02 + 1e-9
-        let extent = 2 * max(halfLat, halfLon)
-        guard extent <= cellDegrees(0) else { return nil }
-        var level = 0
-        while level + 1 < levels && cellDegrees(level + 1) >= extent { level += 1 }
-        let size = cellDegrees(level)
-        let rows = 1 << level
-        let row = min(Int((latitude + 90) / size), rows - 1)
-        let column = min(Int((longitude + 180) / size), 2 * rows - 1)
-        return (level, key(level: level, row: row, column: column))
+        let halfLon = circle.radius / parallel * 1.02 + 1e-9
+        guard halfLon < 90 else { return nil }
+        return Extent(halfLatitude: halfLat, halfLongitude: halfLon)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Geodesy
 
-// Usage: RegionsBench DIR N [BRUTE_QUERIES]
-// Builds a CircleIndex over circles-N.bin, then per point of points-N.bin times one query
+// Usage: RegionsBench DIR N [BRUTE_QUERIES] [SET]
+// Builds a CircleIndex over circles-N.bin, then per point of SET-N.bin (SET: points, the headline
+// set, by default; track, the random-walk fixes) times one query
 // (`circles(containingLatitude:longitude:into:)`, exact geodesic answer) individually and reports
 // the median and mean; checks the first BRUTE_QUERIES answers against a brute-force geodesic scan
 // and times that scan; reports bytes per circle from the index's capacities and from RSS.
@@ -29,8 +30,9 @@ guard arguments.count >= 3, let n = Int(arguments[2]) else {
 }
 let directory = arguments[1]
 let bruteQueries = arguments.count > 3 ? Int(arguments[3]) ?? 1000 : 1000
+let pointSet = arguments.count > 4 ? arguments[4] : "points"
 let circles = readDoubles("\(directory)/circles-\(n).bin")
-let points = readDoubles("\(directory)/points-\(n).bin")
+let points = readDoubles("\(directory)/\(pointSet)-\(n).bin")
 
 let before = residentKiB()
 var index = CircleIndex()
@@ -83,7 +85,7 @@ for q in 0..<min(bruteQueries, queries) {
 }
 bruteTimes.sort()
 print(
-    "swift-circleindex n=\(n) queries=\(queries) median_ns=\(median) mean_ns=\(Int(mean)) "
+    "swift-circleindex n=\(n) set=\(pointSet) queries=\(queries) median_ns=\(median) mean_ns=\(Int(mean)) "
         + "bytes_per_circle_capacity=\(index.estimatedBytes / n) bytes_per_circle_rss=\((after - before) * 1024 / n) "
         + "hits=\(hits) brute_median_ns=\(bruteTimes.isEmpty ? 0 : bruteTimes[bruteTimes.count / 2]) "
         + "brute_checked=\(bruteTimes.count) mismatches=\(mismatches)"
