@@ -82,6 +82,7 @@ extension LocationEngine {
         for item in stored {
             _ = regions.insert(item.region, state: item.state)
         }
+        regions.compactIndex()
     }
 
     /// Applies a valid fix to the regions and tells every client what changed.

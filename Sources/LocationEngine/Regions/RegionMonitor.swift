@@ -70,6 +70,10 @@ struct RegionMonitor: Sendable {
         return true
     }
 
+    /// Rebuilds the spatial index so every query reads one grid cell (after a bulk restore; the
+    /// index compacts by itself as regions are added one by one, leaving at most a quarter recent).
+    mutating func compactIndex() { index.compact() }
+
     mutating func remove(_ key: String) {
         guard let handle = handles.removeValue(forKey: key) else { return }
         if let group = entries[Int(handle)]?.region.group { groupCounts[group, default: 1] -= 1 }
