@@ -12,9 +12,10 @@ extension LocationCtl {
             abstract: "Print region, significant-change and visit events as they happen.",
             discussion: """
                 Monitors circular regions as startMonitoring(for:) does (entry and exit need 20 s of \
-                evidence past a hysteresis band; see docs/decisions/0005-region-monitoring.md) and, with \
+                evidence past a hysteresis band; see docs/decisions/0007-region-monitoring.md) and, with \
                 --significant, prints the significant-change service's updates; with --visits, the visits \
-                service's arrivals and completed visits (a stay of 5 min within 100 m; see VisitDetector). \
+                service's arrivals and completed visits (5 min within 30 m, of a 100 m cluster; see \
+                docs/decisions/0008-visits-and-automatic-pausing.md). \
                 Visits follow the fixes' own timestamps, so they come out the same at any --speed. \
                 Runs until the simulated \
                 route ends or you press Ctrl-C. The regions last for this run only (they are not added to \
@@ -60,7 +61,7 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installMonitoringRuntime()
+            let runtime = try source.installRuntime(monitoring: true)
             let bridge = MonitorBridge()
             runtime.observeSources { _, event in
                 if event == .finished { bridge.sourceFinished() }
@@ -155,40 +156,4 @@ struct RegionArgument: ExpressibleByArgument {
 
 enum EventFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
-}
-
-extension SourceOptions {
-    /// As `installRuntime()`, with the engine's time rules divided by the replay speed and regions
-    /// kept in memory only.
-    func installMonitoringRuntime() throws -> LocationRuntime {
-        let scheduler = DispatchScheduler()
-        let logger = Logger(label: "locationctl")
-        var sources: [any LocationSource] = []
-        if let simulate {
-            sources.append(
-                try SimulatedLocationSource(
-                    scenario: try SimulationScenario.parse(simulate), speed: speed.value,
-                    noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
-                )
-            )
-        } else {
-            sources = LocationRuntime.environmentSources(
-                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
-            )
-        }
-        var configuration = LocationEngine.Configuration()
-        let factor = simulate == nil ? 1 : speed.value
-        configuration.regionDwell /= factor
-        configuration.significantInterval /= factor
-        // Visits look only now and then while settled; at --speed max a receiver switched off
-        // would miss the rest of the recording, so there it keeps watching (interval 0).
-        configuration.visitProbeInterval /= factor
-        if factor.isFinite { configuration.pauseTimeScale = factor }
-        let runtime = LocationRuntime.make(
-            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
-            persistsRegions: false, logger: logger
-        )
-        LocationRuntime.installShared(runtime)
-        return runtime
-    }
 }

@@ -58,7 +58,11 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Builds this process's location system and installs it for `CLLocationManager`.
-    func installRuntime() throws -> LocationRuntime {
+    ///
+    /// A replay at a finite `--speed` runs the engine's automatic-pause times that much faster, so
+    /// a replay at 20× pauses after the recording's minutes of standing still. `monitoring` also
+    /// divides the monitoring rules' times by the speed and keeps regions in memory only.
+    func installRuntime(monitoring: Bool = false) throws -> LocationRuntime {
         let scheduler = DispatchScheduler()
         let logger = Logger(label: "locationctl")
         var sources: [any LocationSource] = []
@@ -80,12 +84,18 @@ struct SourceOptions: ParsableArguments {
             )
         }
         var configuration = LocationEngine.Configuration()
-        if simulate != nil, speed.value.isFinite {
-            // A replay at 20× pauses after the recording's minutes of standing still.
-            configuration.pauseTimeScale = speed.value
+        let factor = simulate == nil ? 1 : speed.value
+        if factor.isFinite { configuration.pauseTimeScale = factor }
+        if monitoring {
+            configuration.regionDwell /= factor
+            configuration.significantInterval /= factor
+            // Visits look only now and then while settled; at --speed max a receiver switched off
+            // would miss the rest of the recording, so there it keeps watching (interval 0).
+            configuration.visitProbeInterval /= factor
         }
         let runtime = LocationRuntime.make(
-            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration, logger: logger
+            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
+            persistsRegions: !monitoring, logger: logger
         )
         LocationRuntime.installShared(runtime)
         return runtime

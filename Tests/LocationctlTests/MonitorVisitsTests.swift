@@ -99,4 +99,20 @@ private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Doub
         let rows = try CSVRow.parse(run.stdout).rows
         #expect(rows.count > 214 && rows.count < 400, "\(rows.count) rows")
     }
+
+    /// `monitor` builds its sources as `track` does: a `--source` is used, not the environment's.
+    @Test func monitorReadsTheNamedSource() async throws {
+        let sandbox = try Sandbox()
+        let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("GPSDIntegrationTests/Fixtures/walk.nmea").path
+        let run = try await sandbox.locationctl("monitor", "--source", "nmea:\(walk)", "--significant", "--format", "json")
+        #expect(run.status == 0, "\(run)")
+        let first = try jsonObject(try #require(run.lines.first, "\(run)"))
+        #expect(first["event"] as? String == "significant")
+        // walk.nmea's first fix: 4807.038,N 01131.000,E.
+        #expect(abs((first["latitude"] as? Double ?? 0) - 48.1173) < 1e-4)
+        let missing = try await sandbox.locationctl("monitor", "--source", "nmea:/nonexistent/x.nmea", "--significant")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("/nonexistent/x.nmea"), "\(missing)")
+    }
 }
