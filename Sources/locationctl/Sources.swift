@@ -110,7 +110,7 @@ struct SourceReport: Encodable {
         switch spec {
         case .gpsd(let endpoint):
             return await inspectGPSD(endpoint, url: spec.description, wait: wait)
-        case .nmea(.file(let path)), .nmea(.serial(let path, _)):
+        case .nmea(.file(let path, _)), .nmea(.serial(let path, _)):
             let readable = FileManager.default.isReadableFile(atPath: path)
             let note =
                 readable
@@ -119,7 +119,7 @@ struct SourceReport: Encodable {
                     ? "\(path) is not readable (serial devices need the dialout group)" : "\(path) does not exist")
             return SourceReport(url: spec.description, kind: "nmea", reachable: readable, note: note)
         case .nmea(.tcp(let host, let port)):
-            let reachable = SourceSelection.probeGPSD(GPSDEndpoint(host: host, port: port), timeout: 1)
+            let reachable = SourceSelection.probeGPSD(GPSDEndpoint(host: host, port: UInt16(clamping: port)), timeout: 1)
             return SourceReport(url: spec.description, kind: "nmea", reachable: reachable)
         case .nmea(.stdin):
             return SourceReport(url: spec.description, kind: "nmea")

@@ -16,19 +16,12 @@ public enum SourceFactory {
         }
     }
 
-    /// The NMEA 0183 source for `input`: a file replays at its recorded pace; serial devices,
-    /// TCP streams and standard input are read live (see `NMEAStreamSource`).
+    /// The NMEA 0183 source for `input`: a file replays at its pace; serial devices, TCP streams
+    /// and standard input are read live (see `NMEAStreamSource`).
     public static func makeNMEASource(
-        _ input: SourceSpec.NMEAInput, scheduler: any Scheduler, logger: Logger
+        _ input: NMEAInput, scheduler: any Scheduler, logger: Logger
     ) throws -> any LocationSource {
-        let nmeaInput: LocationSources.NMEAInput
-        switch input {
-        case let .file(path): nmeaInput = .file(path: path, pace: .realTime)
-        case let .serial(path, baud): nmeaInput = .serial(path: path, baud: baud)
-        case let .tcp(host, port): nmeaInput = .tcp(host: host, port: Int(port))
-        case .stdin: nmeaInput = .stdin
-        }
-        try NMEAStreamSource.checkAccess(nmeaInput)
-        return NMEAStreamSource(input: nmeaInput, scheduler: scheduler, logger: logger)
+        try NMEAStreamSource.checkAccess(input)
+        return NMEAStreamSource(input: input, scheduler: scheduler, logger: logger)
     }
 }

@@ -1,34 +1,23 @@
 import Foundation
 
-/// A source named by URL, on the command line (`--source`) or in `sources.conf`.
+/// A source named by URL, on the command line (`--source`), in `sources.conf`, or as a heading
+/// source. This is the one parser of source URLs; `NMEAInput.parse` reads NMEA inputs through it.
 ///
 /// | URL                              | Source                                           |
 /// |----------------------------------|--------------------------------------------------|
 /// | `gpsd://host:port`, `gpsd://`    | gpsd's JSON protocol (default 127.0.0.1:2947)    |
-/// | `nmea:/path/file.nmea`           | an NMEA 0183 log, replayed                        |
-/// | `serial:/dev/ttyUSB0?baud=9600`  | an NMEA receiver on a serial line (baud optional) |
+/// | `nmea:/path/file.nmea`           | an NMEA 0183 log, replayed at its recorded pace; `?pace=fast` as fast as possible, `?speed=N` N times faster (`file:` is the same) |
+/// | `serial:/dev/ttyUSB0?baud=9600`  | an NMEA receiver on a serial line (baud one of `NMEAInput.supportedBaudRates`, or `auto`/absent to detect) |
 /// | `tcp://host:port`                | an NMEA stream over TCP (phone apps, gpsfeed)     |
-/// | `stdin`                          | NMEA on standard input                            |
+/// | `stdin`, `-`                     | NMEA on standard input                            |
 public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
     case gpsd(GPSDEndpoint)
     case nmea(NMEAInput)
 
-    /// Where NMEA 0183 sentences come from.
-    public enum NMEAInput: Hashable, Sendable {
-        case file(path: String)
-        /// `baud` nil: detect among the common rates.
-        case serial(path: String, baud: Int?)
-        case tcp(host: String, port: UInt16)
-        case stdin
-    }
-
     public var description: String {
         switch self {
         case .gpsd(let endpoint): endpoint.description
-        case .nmea(.file(let path)): "nmea:\(path)"
-        case .nmea(.serial(let path, let baud)): "serial:\(path)" + (baud.map { "?baud=\($0)" } ?? "")
-        case .nmea(.tcp(let host, let port)): "tcp://\(Self.bracketed(host)):\(port)"
-        case .nmea(.stdin): "stdin"
+        case .nmea(let input): input.description
         }
     }
 
@@ -44,36 +33,40 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
         if let rest = text.strip(prefix: "tcp://") {
             let (host, port) = try hostPort(rest, defaultPort: nil, url: text)
             guard !host.isEmpty else { throw SourceConfigurationError(.invalidURL, "\(text): a host is required") }
-            return .nmea(.tcp(host: host, port: port))
+            return .nmea(.tcp(host: host, port: Int(port)))
         }
-        if let rest = text.strip(prefix: "nmea:") {
-            let path = rest.strip(prefix: "//") ?? rest
-            guard !path.isEmpty else {
-                throw SourceConfigurationError(.invalidURL, "\(text): a file path is required")
-            }
-            return .nmea(.file(path: path))
-        }
-        if let rest = text.strip(prefix: "serial:") {
-            var path = rest.strip(prefix: "//") ?? rest
-            var baud: Int?
-            if let query = path.firstIndex(of: "?") {
-                let parameters = path[path.index(after: query)...]
-                path = String(path[..<query])
-                for parameter in parameters.split(separator: "&") {
-                    let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
-                    guard pair.count == 2, pair[0] == "baud" else {
-                        throw SourceConfigurationError(
-                            .invalidURL, "\(text): unknown parameter '\(parameter)' (only baud=)")
+        if let rest = text.strip(prefix: "nmea:") ?? text.strip(prefix: "file:") {
+            let (path, options) = try pathAndOptions(rest, url: text, what: "a file path")
+            var pace = NMEAInput.ReplayPace.realTime
+            for (key, value) in options {
+                switch (key, value) {
+                case ("pace", "fast"), ("pace", "max"): pace = .asFastAsPossible
+                case ("pace", "recorded"): pace = .realTime
+                case ("speed", _):
+                    guard let speed = Double(value), speed > 0, speed.isFinite else {
+                        throw SourceConfigurationError(.invalidURL, "\(text): speed must be a number > 0")
                     }
-                    guard let value = Int(pair[1]), value > 0, value <= 4_000_000 else {
-                        throw SourceConfigurationError(
-                            .invalidBaudRate, "\(text): baud must be a positive whole number")
-                    }
-                    baud = value
+                    pace = .recorded(speed: speed)
+                default:
+                    throw SourceConfigurationError(
+                        .invalidURL, "\(text): unknown option \(key)=\(value) (pace=fast|recorded, speed=N)")
                 }
             }
-            guard !path.isEmpty else {
-                throw SourceConfigurationError(.invalidURL, "\(text): a device path is required")
+            return .nmea(.file(path: path, pace: pace))
+        }
+        if let rest = text.strip(prefix: "serial:") {
+            let (path, options) = try pathAndOptions(rest, url: text, what: "a device path")
+            var baud: Int?
+            for (key, value) in options {
+                guard key == "baud" else {
+                    throw SourceConfigurationError(.invalidURL, "\(text): unknown parameter '\(key)' (only baud=)")
+                }
+                if value == "auto" { continue }
+                guard let rate = Int(value), NMEAInput.supportedBaudRates.contains(rate) else {
+                    let rates = NMEAInput.supportedBaudRates.map(String.init).joined(separator: ", ")
+                    throw SourceConfigurationError(.invalidBaudRate, "\(text): baud must be one of \(rates) or auto")
+                }
+                baud = rate
             }
             return .nmea(.serial(path: path, baud: baud))
         }
@@ -87,6 +80,27 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             .invalidURL,
             "\(text): not a source URL (use gpsd://host:port, nmea:/file, serial:/dev/tty…, tcp://host:port or stdin)"
         )
+    }
+
+    /// `/path?key=value&…`, a leading `//` dropped; the path must not be empty.
+    private static func pathAndOptions(
+        _ text: String, url: String, what: String
+    ) throws -> (String, [(String, String)]) {
+        let rest = text.strip(prefix: "//") ?? text
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts.first ?? "")
+        guard !path.isEmpty else { throw SourceConfigurationError(.invalidURL, "\(url): \(what) is required") }
+        var options: [(String, String)] = []
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard keyValue.count == 2 else {
+                    throw SourceConfigurationError(.invalidURL, "\(url): option '\(pair)' is not key=value")
+                }
+                options.append((keyValue[0], keyValue[1]))
+            }
+        }
+        return (path, options)
     }
 
     private static func hostPort(_ text: String, defaultPort: UInt16?, url: String) throws -> (String, UInt16) {
@@ -124,8 +138,6 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
         }
         return (String(host), port)
     }
-
-    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 }
 
 extension String {
