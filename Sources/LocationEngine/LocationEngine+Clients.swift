@@ -81,10 +81,7 @@ extension LocationEngine {
             }
         case .unregister:
             clients[id] = nil
-            if !clients.values.contains(where: \.visits) {
-                visitDetector = nil
-                visitProbe = nil
-            }
+            if !clients.values.contains(where: \.visits) { visitDetector = nil }
         }
     }
 

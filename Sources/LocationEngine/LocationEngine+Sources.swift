@@ -25,7 +25,8 @@ extension LocationEngine {
             watchStationaryRegions(fix, at: now, into: &actions)
             pauseStillClients(at: now, into: &actions)
             evaluateRegions(fix, at: now, into: &actions)
-            observeVisits(fix, at: now, into: &actions)
+            observeVisits(fix, into: &actions)
+            updateQuietMonitoring(at: now)
         case let .unavailable(reason):
             source.isAvailable = false
             source.lastProblem = reason
@@ -76,17 +77,19 @@ extension LocationEngine {
                     .map { $0.isNaN || $0 < 0 ? 0 : $0 }.min() ?? 0
             demand = min(demand ?? .infinity, needed)
         }
-        for client in clients.values where client.significant && client.authorization.allowsLocation {
+        // Quiet monitoring asks for nothing between its looks.
+        let monitoringLooks = monitoringProbe?.isProbing ?? true
+        for client in clients.values
+        where monitoringLooks && client.significant && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.significantAccuracyDemand)
         }
         for client in clients.values where client.pause?.isProbing == true && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.pauseProbeAccuracy)
         }
-        let visitsLooking = visitProbe?.isProbing ?? true
-        for client in clients.values where visitsLooking && client.visits && client.authorization.allowsLocation {
+        for client in clients.values where monitoringLooks && client.visits && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.visitAccuracyDemand)
         }
-        if regionsAuthorized && regions.count > 0 {
+        if monitoringLooks && regionsAuthorized && regions.count > 0 {
             demand = min(demand ?? .infinity, configuration.regionAccuracyDemand)
         }
         return demand

@@ -58,10 +58,12 @@ public struct LocationEngine: Sendable {
         public var visits = VisitDetector.Parameters()
         /// The accuracy, metres, the visits service asks of the sources.
         public var visitAccuracyDemand: Double = 100
-        /// Seconds between two looks while settled in a visit; zero (or less) keeps watching
-        /// without a break (a replay "as fast as possible", where a receiver switched off would
-        /// miss the whole rest of the recording).
-        public var visitProbeInterval: Double = 60
+        /// Quiet monitoring (see `LocationEngine+Quiet`): seconds of standing still after which
+        /// regions, significant changes and visits only look now and then, and seconds between
+        /// two looks. An interval of zero (or less) keeps watching without a break (a replay "as
+        /// fast as possible", where a receiver switched off would miss the rest of the recording).
+        public var monitoringQuietAfter: Double = 120
+        public var monitoringProbeInterval: Double = 60
         /// Automatic pausing (see `AutoPausePolicy`): metres the user may drift while standing
         /// still, the stationary region's radius, and the longest probe, seconds.
         public var pauseStillRadius: Double = 25
@@ -131,8 +133,8 @@ public struct LocationEngine: Sendable {
     var regions = RegionMonitor()
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
-    /// While settled in a visit, the visits service only looks now and then (see `+Visits`).
-    var visitProbe: (deadline: Double, isProbing: Bool)?
+    /// While the monitoring services are quiet: the next look, or the end of the current one.
+    var monitoringProbe: (deadline: Double, isProbing: Bool)?
     /// The app's authorization as its clients last reported it (every client is one app).
     var appAuthorization: ClientAuthorization?
 
@@ -167,7 +169,7 @@ public struct LocationEngine: Sendable {
         for client in clients.values {
             if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.deadline) }
         }
-        if let probe = visitProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
+        if let probe = monitoringProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
         for request in regions.stateRequests.values {
             deadline = min(deadline ?? .infinity, request.deadline)
         }
@@ -187,7 +189,7 @@ public struct LocationEngine: Sendable {
             expireRegionRequests(at: now, into: &actions)
             expireDeferrals(at: now, into: &actions)
             expirePauseProbes(at: now)
-            expireVisitProbe(at: now)
+            expireMonitoringProbe(at: now)
         case let .restoreRegions(stored):
             restore(stored)
         }

@@ -89,9 +89,10 @@ struct SourceOptions: ParsableArguments {
         if monitoring {
             configuration.regionDwell /= factor
             configuration.significantInterval /= factor
-            // Visits look only now and then while settled; at --speed max a receiver switched off
+            // Quiet monitoring looks only now and then; at --speed max a receiver switched off
             // would miss the rest of the recording, so there it keeps watching (interval 0).
-            configuration.visitProbeInterval /= factor
+            configuration.monitoringQuietAfter /= factor
+            configuration.monitoringProbeInterval /= factor
         }
         let runtime = LocationRuntime.make(
             sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,

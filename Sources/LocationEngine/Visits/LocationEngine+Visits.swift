@@ -2,12 +2,10 @@ import Foundation
 
 /// The visits service: one `VisitDetector` sees every fix while any client monitors visits, and
 /// each authorized client hears its arrival and completed visits. It asks the sources for
-/// `visitAccuracyDemand` (100 m), as region monitoring does — but not all the time: once settled in
-/// a visit (confirmed, and the last fix inside) it looks only every `visitProbeInterval` (60 s),
-/// until a fix arrives or `pauseProbeTimeout` (15 s) passes, and goes back to watching without a
-/// break at the first fix outside. A departure is then known to within a probe interval, and a
-/// stay costs the receiver a few percent of its time. A reduced-accuracy client hears the visit's
-/// coarse cell centre, with the cell's covering radius as accuracy at least.
+/// `visitAccuracyDemand` (100 m), as region monitoring does — but only now and then while the
+/// monitoring is quiet (see `LocationEngine+Quiet`), so a departure is known to within a probe
+/// interval and a stay costs the receiver a few percent of its time. A reduced-accuracy client
+/// hears the visit's coarse cell centre, with the cell's covering radius as accuracy at least.
 extension LocationEngine {
     mutating func handleVisitCommand(_ command: ClientCommand, from id: ClientID, into actions: inout [EngineAction]) {
         guard var client = clients[id] else { return }
@@ -25,21 +23,13 @@ extension LocationEngine {
             return
         }
         clients[id] = client
-        if !clients.values.contains(where: \.visits) {
-            visitDetector = nil
-            visitProbe = nil
-        }
+        if !clients.values.contains(where: \.visits) { visitDetector = nil }
     }
 
-    mutating func observeVisits(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
+    mutating func observeVisits(_ fix: Fix, into actions: inout [EngineAction]) {
         guard var detector = visitDetector else { return }
         let visits = detector.observe(fix)
         visitDetector = detector
-        if detector.isSettled, configuration.visitProbeInterval > 0 {
-            if visitProbe?.isProbing ?? true { visitProbe = (now + configuration.visitProbeInterval, false) }
-        } else {
-            visitProbe = nil
-        }
         guard !visits.isEmpty else { return }
         for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard let client = clients[id], client.visits, client.authorization.allowsLocation else { continue }
@@ -48,13 +38,6 @@ extension LocationEngine {
                 actions.append(.visit(id, released))
             }
         }
-    }
-
-    mutating func expireVisitProbe(at now: Double) {
-        guard let probe = visitProbe, now >= probe.deadline else { return }
-        visitProbe = probe.isProbing
-            ? (now + configuration.visitProbeInterval, false)
-            : (now + configuration.probeTimeout, true)
     }
 
     private func coarsen(_ visit: Visit) -> Visit? {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Quiet monitoring: what keeps region monitoring, the significant-change service and visits cheap
+/// on a device whose only source is a GNSS receiver.
+///
+/// They watch for movement, and a device that stands still does not move: once every fix for
+/// `monitoringQuietAfter` (120 s) lay within `pauseStillRadius` (25 m, or twice the fixes'
+/// accuracy) of the first of them — or the visits service is settled in a visit (confirmed, last
+/// fix inside) — they ask the sources for nothing but a look every `monitoringProbeInterval`
+/// (60 s): powered until a fix arrives or `pauseProbeTimeout` (15 s) passes. The first fix that
+/// breaks the stillness (and is not inside a settled visit) ends the quiet, and they watch without a
+/// break again. So an hour parked costs about a minute of receiver time, and a crossing, a
+/// significant change or a departure after standing still is noticed up to one interval late.
+/// Standard updates and `requestLocation` are not affected (automatic pausing is theirs).
+extension LocationEngine {
+    /// Whether any monitoring service is asking for locations.
+    private var isMonitoring: Bool {
+        (regionsAuthorized && regions.count > 0)
+            || clients.values.contains { ($0.significant || $0.visits) && $0.authorization.allowsLocation }
+    }
+
+    /// After each fix: become quiet, stay quiet (a look that found its fix ends), or wake up.
+    mutating func updateQuietMonitoring(at now: Double) {
+        let interval = configuration.monitoringProbeInterval
+        let still = pauseDetector.stillSince.map { now - $0 >= configuration.monitoringQuietAfter } ?? false
+        let settled = visitDetector?.isSettled ?? false
+        // A `requestState(for:)` waiting for its answer needs fixes now.
+        guard isMonitoring, interval > 0, still || settled, regions.stateRequests.isEmpty else {
+            monitoringProbe = nil
+            return
+        }
+        if monitoringProbe?.isProbing ?? true { monitoringProbe = (now + interval, false) }
+    }
+
+    /// Starts and ends looks on time.
+    mutating func expireMonitoringProbe(at now: Double) {
+        guard let probe = monitoringProbe, now >= probe.deadline else { return }
+        guard isMonitoring else {
+            monitoringProbe = nil
+            return
+        }
+        monitoringProbe = probe.isProbing
+            ? (now + configuration.monitoringProbeInterval, false)
+            : (now + configuration.probeTimeout, true)
+    }
+}
