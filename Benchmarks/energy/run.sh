@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GNSS-on time with automatic pausing against without, on the real recorded tracks with hand-labelled
+# GNSS-on time with automatic pausing against without, and with quiet monitoring against without, on the real recorded tracks with hand-labelled
 # stays that the visits benchmark uses (Benchmarks/visits/tracks, Benchmarks/visits/labels).
 # Usage: Benchmarks/energy/run.sh          Needs: swift, python3 (standard library only).
 set -euo pipefail
@@ -10,6 +10,8 @@ mkdir -p "$out"
 swift build -c release --package-path "$here" --scratch-path "$here/.build" >"$out/swift-build.log" 2>&1 \
     || { cat "$out/swift-build.log"; exit 1; }
 bin="$(swift build -c release --package-path "$here" --scratch-path "$here/.build" --show-bin-path)"
+echo "Standard updates, automatic pausing off vs on:"
+echo
 echo "| track | activity | warm-up s | stopped | on-time without, s | with, s | saving | saving while stopped | pauses | stays heard on arrival | arrival delay s (median / max) | leaving delay s (median / max) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for gpx in "$visits"/tracks/*.gpx; do
@@ -21,5 +23,17 @@ for gpx in "$visits"/tracks/*.gpx; do
         for warmup in 1 5; do
             "$bin/EnergyBench" "$out/$name.csv" "$out/$name-stays.csv" "$activity" "$warmup"
         done
+    done
+done
+echo
+echo "Visits and significant changes only, quiet monitoring off vs on:"
+echo
+echo "| track | warm-up s | on-time without, s | with, s | saving | saving while stopped | visits without / with | arrival shift s | departure shift s |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for gpx in "$visits"/tracks/*.gpx; do
+    name="$(basename "$gpx" .gpx)"
+    [ -f "$out/$name-stays.csv" ] || continue
+    for warmup in 1 5; do
+        "$bin/EnergyBench" "$out/$name.csv" "$out/$name-stays.csv" monitoring "$warmup"
     done
 done

@@ -5,11 +5,12 @@ import Foundation
 ///
 /// They watch for movement, and a device that stands still does not move: once every fix for
 /// `monitoringQuietAfter` (120 s) lay within `pauseStillRadius` (25 m, or twice the fixes'
-/// accuracy) of the first of them — or the visits service is settled in a visit (confirmed, last
-/// fix inside) — they ask the sources for nothing but a look every `monitoringProbeInterval`
-/// (60 s): powered until a fix arrives or `pauseProbeTimeout` (15 s) passes. The first fix that
-/// breaks the stillness (and is not inside a settled visit) ends the quiet, and they watch without a
-/// break again. So an hour parked costs about a minute of receiver time, and a crossing, a
+/// accuracy) of the first of them they ask the sources for nothing but a look every
+/// `monitoringProbeInterval` (60 s): powered until a fix arrives or `pauseProbeTimeout` (15 s)
+/// passes. With the visits service on, the condition is instead being settled in a visit
+/// (confirmed, last fix inside): a stay still forming, or a slow stroll, needs every fix to be
+/// told from a stop. The first fix that breaks the condition ends the quiet, and they watch without
+/// a break again. So an hour parked costs about a minute of receiver time, and a crossing, a
 /// significant change or a departure after standing still is noticed up to one interval late.
 /// Standard updates and `requestLocation` are not affected (automatic pausing is theirs).
 extension LocationEngine {
@@ -23,9 +24,9 @@ extension LocationEngine {
     mutating func updateQuietMonitoring(at now: Double) {
         let interval = configuration.monitoringProbeInterval
         let still = pauseDetector.stillSince.map { now - $0 >= configuration.monitoringQuietAfter } ?? false
-        let settled = visitDetector?.isSettled ?? false
+        let quiet = visitDetector.map(\.isSettled) ?? still
         // A `requestState(for:)` waiting for its answer needs fixes now.
-        guard isMonitoring, interval > 0, still || settled, regions.stateRequests.isEmpty else {
+        guard isMonitoring, interval > 0, quiet, regions.stateRequests.isEmpty else {
             monitoringProbe = nil
             return
         }

@@ -2,10 +2,12 @@ import Foundation
 import Geodesy
 import LocationEngine
 
-// Usage: EnergyBench TRACK.csv STAYS.csv ACTIVITY WARMUP
+// Usage: EnergyBench TRACK.csv STAYS.csv ACTIVITY|monitoring WARMUP
 //   TRACK.csv: "seconds,latitude,longitude,unix_time" per recorded point (seconds from the first).
 //   STAYS.csv: "arrival_seconds,departure_seconds,latitude,longitude" per hand-labelled stay.
-//   ACTIVITY:  CLActivityType raw value (1 other, 2 automotive, 3 fitness, 4 other navigation).
+//   ACTIVITY:  CLActivityType raw value (1 other, 2 automotive, 3 fitness, 4 other navigation), or
+//              "monitoring": an app that monitors visits and significant changes only, replayed with
+//              quiet monitoring off, then on (the default).
 //   WARMUP:    seconds a receiver needs from power-up to its first fix.
 // Replays the track through the shipped engine twice — an app with startUpdatingLocation(), Best
 // accuracy, and pausesLocationUpdatesAutomatically off, then on — with a receiver that delivers a
@@ -28,8 +30,9 @@ func readRows(_ path: String) -> [[Double]] {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let activity = Int(arguments[3]), let warmUp = Double(arguments[4]) else {
-    fail("usage: EnergyBench TRACK.csv STAYS.csv ACTIVITY WARMUP")
+let monitoring = arguments.count == 5 && arguments[3] == "monitoring"
+guard arguments.count == 5, let activity = monitoring ? 0 : Int(arguments[3]), let warmUp = Double(arguments[4]) else {
+    fail("usage: EnergyBench TRACK.csv STAYS.csv ACTIVITY|monitoring WARMUP")
 }
 let track: [(time: Double, fix: Fix)] = readRows(arguments[1]).compactMap { row in
     guard row.count >= 4 else { return nil }
@@ -55,6 +58,8 @@ struct Run {
     var received: [(time: Double, fix: Fix)]
     /// (on, off) engine times of the receiver.
     var powered: [(on: Double, off: Double)]
+    /// Completed visits (monitoring mode).
+    var visits: [Visit] = []
 
     /// Seconds powered within [start, end].
     func onTime(from start: Double, to end: Double) -> Double {
@@ -62,19 +67,28 @@ struct Run {
     }
 }
 
-func run(pausing: Bool) -> Run {
-    var driver = EngineDriver(engine: LocationEngine(sources: [receiver]))
+/// `saving` on: automatic pausing (updates) or quiet monitoring (monitoring); off: neither.
+func run(saving: Bool) -> Run {
+    var configuration = LocationEngine.Configuration()
+    if !saving { configuration.monitoringProbeInterval = 0 }
+    var driver = EngineDriver(engine: LocationEngine(sources: [receiver], configuration: configuration))
     driver.send(.client(app, .register(label: "app", authorization: ClientAuthorization(level: .whenInUse))))
-    driver.send(
-        .client(
-            app,
-            .startUpdates(
-                UpdateRequest(
-                    desiredAccuracy: -1, distanceFilter: -1, activityType: activity, pausesAutomatically: pausing)
-            )))
+    if monitoring {
+        driver.send(.client(app, .startVisits))
+        driver.send(.client(app, .startSignificantChanges))
+    } else {
+        driver.send(
+            .client(
+                app,
+                .startUpdates(
+                    UpdateRequest(
+                        desiredAccuracy: -1, distanceFilter: -1, activityType: activity, pausesAutomatically: saving)
+                )))
+    }
     let outcome = driver.replay(track, through: receiver.id, warmUp: warmUp, until: end)
     var received: [(Double, Fix)] = []
     var pauses = 0
+    var visits: [Visit] = []
     var powered: [(Double, Double)] = []
     var poweredSince: Double?
     for (time, action) in driver.actions {
@@ -85,6 +99,7 @@ func run(pausing: Bool) -> Run {
             if ProcessInfo.processInfo.environment["TRACE"] != nil { print("paused at", time) }
         case .resumed(app):
             if ProcessInfo.processInfo.environment["TRACE"] != nil { print("resumed at", time) }
+        case .visit(app, let visit) where visit.departure != nil: visits.append(visit)
         case .powerOn: poweredSince = time
         case .powerOff:
             if let since = poweredSince { powered.append((since, time)) }
@@ -93,7 +108,7 @@ func run(pausing: Bool) -> Run {
         }
     }
     if let since = poweredSince { powered.append((since, end)) }
-    return Run(onTime: outcome.onTime, pauses: pauses, received: received, powered: powered)
+    return Run(onTime: outcome.onTime, pauses: pauses, received: received, powered: powered, visits: visits)
 }
 
 func distance(_ fix: Fix, _ latitude: Double, _ longitude: Double) -> Double {
@@ -109,8 +124,8 @@ func arrivalAndLeaving(_ run: Run, stay: [Double]) -> (arrival: Double?, leaving
     return (arrival, leaving)
 }
 
-let continuous = run(pausing: false)
-let paused = run(pausing: true)
+let continuous = run(saving: false)
+let paused = run(saving: true)
 var missed = 0
 var arrivalDelays: [Double] = []
 var leavingDelays: [Double] = []
@@ -124,6 +139,7 @@ for stay in stays {
     if ProcessInfo.processInfo.environment["TRACE"] != nil { print("stay", stay, a, b) }
 }
 let saving = 100 * (1 - paused.onTime / max(continuous.onTime, 1))
+let name = URL(fileURLWithPath: arguments[1]).deletingPathExtension().lastPathComponent
 let stopOn = stays.reduce((0.0, 0.0)) {
     ($0.0 + continuous.onTime(from: $1[0], to: $1[1]), $0.1 + paused.onTime(from: $1[0], to: $1[1]))
 }
@@ -134,10 +150,33 @@ func formatted(_ values: [Double]) -> String {
     let sorted = values.sorted()
     return String(format: "%.0f / %.0f", sorted[sorted.count / 2], maximum)
 }
+if monitoring, ProcessInfo.processInfo.environment["TRACE"] != nil {
+    for visit in continuous.visits { print("without", visit.arrival as Any, visit.departure as Any) }
+    for visit in paused.visits { print("with", visit.arrival as Any, visit.departure as Any) }
+}
+if monitoring {
+    // Visits found with quiet monitoring against without, paired in order; the largest shifts.
+    func shift(_ key: (Visit) -> Date?) -> String {
+        guard continuous.visits.count == paused.visits.count, !paused.visits.isEmpty else { return "–" }
+        let shifts = zip(continuous.visits, paused.visits).compactMap { a, b -> Double? in
+            guard let x = key(a), let y = key(b) else { return nil }
+            return y.timeIntervalSince(x)
+        }
+        guard let low = shifts.min(), let high = shifts.max() else { return "–" }
+        return String(format: "%+.0f … %+.0f", low, high)
+    }
+    print(
+        String(
+            format: "| %@ | %.0f | %.0f | %.0f | **%.1f%%** | %@ | %d / %d | %@ | %@ |",
+            name, warmUp, continuous.onTime, paused.onTime, saving, stopSaving, continuous.visits.count,
+            paused.visits.count, shift(\.arrival), shift(\.departure)
+        ))
+    exit(0)
+}
 print(
     String(
-        format: "| %@ | %d | %.0f | %.0f%% | %.0f | %.0f | **%.1f%%** | %@ | %d | %d / %d | %@ | %@ |",
-        URL(fileURLWithPath: arguments[1]).deletingPathExtension().lastPathComponent, activity, warmUp,
+        format: "| %@ | %@ | %.0f | %.0f%% | %.0f | %.0f | **%.1f%%** | %@ | %d | %d / %d | %@ | %@ |",
+        name, arguments[3], warmUp,
         100 * stoppedShare, continuous.onTime, paused.onTime, saving, stopSaving, paused.pauses,
         stays.count - missed, stays.count,
         formatted(arrivalDelays), formatted(leavingDelays)
