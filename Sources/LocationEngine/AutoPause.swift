@@ -58,10 +58,7 @@ struct PauseState: Sendable, Hashable {
     var latitude: Double
     var longitude: Double
     var radius: Double
-    var probeInterval: Double
-    /// Engine time of the next probe; while probing, the probe's last moment.
-    var deadline: Double
-    var isProbing = false
+    var probe: ProbeTimer
 }
 
 extension LocationEngine.Configuration {
@@ -90,7 +87,7 @@ extension LocationEngine {
             client.pause = PauseState(
                 latitude: fix.latitude, longitude: fix.longitude,
                 radius: max(configuration.pauseRegionRadius, 2 * fix.horizontalAccuracy),
-                probeInterval: policy.probeInterval, deadline: now + policy.probeInterval
+                probe: ProbeTimer(interval: policy.probeInterval, at: now)
             )
             if client.pending == nil { client.unknownDeadline = nil }
             clients[id] = client
@@ -113,9 +110,8 @@ extension LocationEngine {
                 clients[id] = client
                 actions.append(.resumed(id))
                 offer(fix, to: id, at: now, isCached: false, into: &actions)
-            } else if pause.isProbing, fix.horizontalAccuracy <= pause.radius {
-                pause.isProbing = false
-                pause.deadline = now + pause.probeInterval
+            } else if pause.probe.isProbing, fix.horizontalAccuracy <= pause.radius {
+                pause.probe.sawFix(at: now)
                 client.pause = pause
                 clients[id] = client
             }
@@ -125,16 +121,7 @@ extension LocationEngine {
     /// Starts and ends probes on time.
     mutating func expirePauseProbes(at now: Double) {
         for id in clients.keys {
-            guard var pause = clients[id]?.pause, now >= pause.deadline else { continue }
-            if pause.isProbing {
-                // Nothing could tell within the probe: look again later.
-                pause.isProbing = false
-                pause.deadline = now + pause.probeInterval
-            } else {
-                pause.isProbing = true
-                pause.deadline = now + configuration.probeTimeout
-            }
-            clients[id]?.pause = pause
+            clients[id]?.pause?.probe.tick(at: now, timeout: configuration.probeTimeout)
         }
     }
 }

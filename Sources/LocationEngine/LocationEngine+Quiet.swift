@@ -30,18 +30,21 @@ extension LocationEngine {
             monitoringProbe = nil
             return
         }
-        if monitoringProbe?.isProbing ?? true { monitoringProbe = (now + interval, false) }
+        if var probe = monitoringProbe {
+            if probe.isProbing { probe.sawFix(at: now) }
+            monitoringProbe = probe
+        } else {
+            monitoringProbe = ProbeTimer(interval: interval, at: now)
+        }
     }
 
     /// Starts and ends looks on time.
     mutating func expireMonitoringProbe(at now: Double) {
-        guard let probe = monitoringProbe, now >= probe.deadline else { return }
+        guard monitoringProbe != nil else { return }
         guard isMonitoring else {
             monitoringProbe = nil
             return
         }
-        monitoringProbe = probe.isProbing
-            ? (now + configuration.monitoringProbeInterval, false)
-            : (now + configuration.probeTimeout, true)
+        monitoringProbe?.tick(at: now, timeout: configuration.probeTimeout)
     }
 }

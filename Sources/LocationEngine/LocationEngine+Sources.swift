@@ -83,7 +83,7 @@ extension LocationEngine {
         where monitoringLooks && client.significant && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.significantAccuracyDemand)
         }
-        for client in clients.values where client.pause?.isProbing == true && client.authorization.allowsLocation {
+        for client in clients.values where client.pause?.probe.isProbing == true && client.authorization.allowsLocation {
             demand = min(demand ?? .infinity, configuration.pauseProbeAccuracy)
         }
         for client in clients.values where monitoringLooks && client.visits && client.authorization.allowsLocation {

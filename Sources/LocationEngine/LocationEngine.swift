@@ -134,7 +134,7 @@ public struct LocationEngine: Sendable {
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
     /// While the monitoring services are quiet: the next look, or the end of the current one.
-    var monitoringProbe: (deadline: Double, isProbing: Bool)?
+    var monitoringProbe: ProbeTimer?
     /// The app's authorization as its clients last reported it (every client is one app).
     var appAuthorization: ClientAuthorization?
 
@@ -167,7 +167,7 @@ public struct LocationEngine: Sendable {
             }
         }
         for client in clients.values {
-            if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.deadline) }
+            if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.probe.deadline) }
         }
         if let probe = monitoringProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
         for request in regions.stateRequests.values {
