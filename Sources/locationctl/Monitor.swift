@@ -2,8 +2,6 @@ import ArgumentParser
 import CoreLocation
 import Foundation
 import LocationEngine
-import LocationSources
-import Logging
 import Synchronization
 
 extension LocationCtl {
