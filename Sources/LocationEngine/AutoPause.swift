@@ -61,13 +61,6 @@ struct PauseState: Sendable, Hashable {
     var probe: ProbeTimer
 }
 
-extension LocationEngine.Configuration {
-    /// The longest probe, seconds, at this configuration's time scale.
-    var probeTimeout: Double {
-        pauseTimeScale > 0 && pauseTimeScale.isFinite ? pauseProbeTimeout / pauseTimeScale : pauseProbeTimeout
-    }
-}
-
 extension LocationEngine {
     /// Pauses every client whose user has stood still long enough.
     mutating func pauseStillClients(at now: Double, into actions: inout [EngineAction]) {
@@ -78,9 +71,9 @@ extension LocationEngine {
             else { continue }
             let policy = AutoPausePolicy.forActivity(updates.activityType).scaled(by: configuration.pauseTimeScale)
             guard now - max(since, client.updatesSince) >= policy.stillFor else { continue }
-            if let deferral = client.deferral, !deferral.batch.isEmpty {
+            if client.deferral != nil {
                 // What was held back is the app's; it should not wait out the pause.
-                actions.append(.deliver(id, delivery(deferral.batch, for: client, requested: false)))
+                deliverHeldFixes(of: client, id, into: &actions)
                 client.deferral?.batch.removeAll()
                 client.deferral?.start = nil
             }

@@ -55,11 +55,9 @@ extension LocationEngine {
             }
         case .stopUpdates:
             guard var client = clients[id] else { return }
-            if let deferral = client.deferral {
+            if client.deferral != nil {
                 // Apple: stopping updates ends the deferral; what was batched is delivered first.
-                if !deferral.batch.isEmpty {
-                    actions.append(.deliver(id, delivery(deferral.batch, for: client, requested: false)))
-                }
+                deliverHeldFixes(of: client, id, into: &actions)
                 actions.append(.deferredFinished(id, .notUpdatingLocation))
                 client.deferral = nil
             }
@@ -81,7 +79,7 @@ extension LocationEngine {
             }
         case .unregister:
             clients[id] = nil
-            if !clients.values.contains(where: \.visits) { visitDetector = nil }
+            releaseVisitDetectorIfUnused()
         }
     }
 

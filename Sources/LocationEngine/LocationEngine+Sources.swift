@@ -69,29 +69,24 @@ extension LocationEngine {
     /// The accuracy, metres, the active clients need: 0 means "the best there is"; nil, nobody.
     var demandedAccuracy: Double? {
         var demand: Double?
-        for client in clients.values where client.isActive {
-            // The most demanding of the client's request and updates; negative or NaN means best (0).
-            let needed = client.isReduced
-                ? configuration.reducedAccuracyDemand
-                : [client.pending?.request, client.updates].compactMap { $0?.desiredAccuracy }
-                    .map { $0.isNaN || $0 < 0 ? 0 : $0 }.min() ?? 0
-            demand = min(demand ?? .infinity, needed)
-        }
+        func need(_ metres: Double) { demand = min(demand ?? .infinity, metres) }
         // Quiet monitoring asks for nothing between its looks.
         let monitoringLooks = monitoringProbe?.isProbing ?? true
-        for client in clients.values
-        where monitoringLooks && client.significant && client.authorization.allowsLocation {
-            demand = min(demand ?? .infinity, configuration.significantAccuracyDemand)
+        for client in clients.values {
+            if client.isActive {
+                // The most demanding of the client's request and updates; negative or NaN means best (0).
+                need(
+                    client.isReduced
+                        ? configuration.reducedAccuracyDemand
+                        : [client.pending?.request, client.updates].compactMap { $0?.desiredAccuracy }
+                            .map { $0.isNaN || $0 < 0 ? 0 : $0 }.min() ?? 0)
+            }
+            guard client.authorization.allowsLocation else { continue }
+            if client.pause?.probe.isProbing == true { need(configuration.pauseProbeAccuracy) }
+            if monitoringLooks && client.significant { need(configuration.significantAccuracyDemand) }
+            if monitoringLooks && client.visits { need(configuration.visitAccuracyDemand) }
         }
-        for client in clients.values where client.pause?.probe.isProbing == true && client.authorization.allowsLocation {
-            demand = min(demand ?? .infinity, configuration.pauseProbeAccuracy)
-        }
-        for client in clients.values where monitoringLooks && client.visits && client.authorization.allowsLocation {
-            demand = min(demand ?? .infinity, configuration.visitAccuracyDemand)
-        }
-        if monitoringLooks && regionsAuthorized && regions.count > 0 {
-            demand = min(demand ?? .infinity, configuration.regionAccuracyDemand)
-        }
+        if monitoringLooks && regionsAuthorized && regions.count > 0 { need(configuration.regionAccuracyDemand) }
         return demand
     }
 

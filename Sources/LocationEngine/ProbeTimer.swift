@@ -32,3 +32,10 @@ struct ProbeTimer: Sendable, Hashable {
         }
     }
 }
+
+extension LocationEngine.Configuration {
+    /// The longest probe, seconds, at this configuration's time scale.
+    var probeTimeout: Double {
+        pauseTimeScale > 0 && pauseTimeScale.isFinite ? pauseProbeTimeout / pauseTimeScale : pauseProbeTimeout
+    }
+}

@@ -90,10 +90,8 @@ extension LocationCtl {
                         started = true
                         for circle in circles { manager.startMonitoring(for: circle) }
                         if significant { manager.startMonitoringSignificantLocationChanges() }
-                        if visits {
-                            manager.startMonitoringVisits()
-                            runtime.send(.startVisits, from: listener)
-                        }
+                        // The listener hears each visit with the time it was decided.
+                        if visits { runtime.send(.startVisits, from: listener) }
                     } else if status == .notDetermined, !asked {
                         asked = true
                         manager.requestWhenInUseAuthorization()
@@ -118,7 +116,6 @@ extension LocationCtl {
             }
             for circle in circles { manager.stopMonitoring(for: circle) }
             manager.stopMonitoringSignificantLocationChanges()
-            manager.stopMonitoringVisits()
             runtime.send(.unregister, from: listener)
         }
     }

@@ -20,6 +20,17 @@ private func updates(activity: Int, pauses: Bool = true) -> ClientCommand {
     .startUpdates(UpdateRequest(desiredAccuracy: -1, distanceFilter: -1, activityType: activity, pausesAutomatically: pauses))
 }
 
+/// A runner's app with automatic pausing, standing still for `seconds` at 1 Hz (paused at 120 s).
+private func runnerStandingStill(_ seconds: Double) -> (EngineDriver, Walk) {
+    var d = driver()
+    d.send(.client(app, updates(activity: 3)))
+    var walk = Walk(latitude: 45.76, longitude: 4.83)
+    walk.step = 1
+    walk.stay(seconds)
+    d.replay(timeline(walk), through: gnss.id, warmUp: 0)
+    return (d, walk)
+}
+
 @Suite("Automatic pausing")
 struct AutoPauseTests {
     @Test("pauses after standing still for the activity's time, and powers the GNSS down", arguments: [
@@ -93,12 +104,7 @@ struct AutoPauseTests {
 
     @Test("startUpdatingLocation while paused resumes at once and does not pause again at the next fix")
     func restartResumes() {
-        var d = driver()
-        d.send(.client(app, updates(activity: 3)))
-        var walk = Walk(latitude: 45.76, longitude: 4.83)
-        walk.step = 1
-        walk.stay(130)
-        d.replay(timeline(walk), through: gnss.id, warmUp: 0)
+        var (d, walk) = runnerStandingStill(130)
         #expect(pauses(d).map(\.paused) == [true])
         d.send(.client(app, updates(activity: 3)))
         #expect(d.poweredSources == [gnss.id])
@@ -112,12 +118,7 @@ struct AutoPauseTests {
 
     @Test("requestLocation while paused is answered")
     func requestWhilePaused() {
-        var d = driver()
-        d.send(.client(app, updates(activity: 3)))
-        var walk = Walk(latitude: 45.76, longitude: 4.83)
-        walk.step = 1
-        walk.stay(125)
-        d.replay(timeline(walk), through: gnss.id, warmUp: 0)
+        var (d, walk) = runnerStandingStill(125)
         #expect(d.poweredSources.isEmpty)
         // Past the 60 s a cached fix stays fresh, between probes (150–165 s, then 195 s).
         d.advance(to: 190)

@@ -23,10 +23,8 @@ extension LocationEngine {
         _ command: ClientCommand, from id: ClientID, at now: Double, into actions: inout [EngineAction]
     ) {
         guard var client = clients[id] else { return }
-        if let old = client.deferral {
-            if !old.batch.isEmpty {
-                actions.append(.deliver(id, delivery(old.batch, for: client, requested: false)))
-            }
+        if client.deferral != nil {
+            deliverHeldFixes(of: client, id, into: &actions)
             actions.append(.deferredFinished(id, .canceled))
             client.deferral = nil
             clients[id] = client
@@ -70,12 +68,16 @@ extension LocationEngine {
         clients[id] = client
     }
 
+    /// Delivers what a client's deferral holds back, in one batch, if anything.
+    func deliverHeldFixes(of client: ClientState, _ id: ClientID, into actions: inout [EngineAction]) {
+        guard let batch = client.deferral?.batch, !batch.isEmpty else { return }
+        actions.append(.deliver(id, delivery(batch, for: client, requested: false)))
+    }
+
     mutating func expireDeferrals(at now: Double, into actions: inout [EngineAction]) {
         for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard var client = clients[id], let deferral = client.deferral, now >= deferral.deadline else { continue }
-            if !deferral.batch.isEmpty {
-                actions.append(.deliver(id, delivery(deferral.batch, for: client, requested: false)))
-            }
+            deliverHeldFixes(of: client, id, into: &actions)
             actions.append(.deferredFinished(id, nil))
             client.deferral = nil
             clients[id] = client

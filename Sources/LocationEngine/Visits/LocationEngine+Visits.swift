@@ -23,6 +23,11 @@ extension LocationEngine {
             return
         }
         clients[id] = client
+        releaseVisitDetectorIfUnused()
+    }
+
+    /// With nobody monitoring visits the detector goes; the next one starts afresh.
+    mutating func releaseVisitDetectorIfUnused() {
         if !clients.values.contains(where: \.visits) { visitDetector = nil }
     }
 
@@ -40,13 +45,17 @@ extension LocationEngine {
         }
     }
 
+    /// The visit as `ReducedAccuracyGrid.coarsen` shows a fix: its cell's centre, with at least
+    /// the cell's covering radius as accuracy.
     private func coarsen(_ visit: Visit) -> Visit? {
-        let grid = configuration.reducedGrid
-        guard let cell = grid.cell(latitude: visit.latitude, longitude: visit.longitude) else { return nil }
-        var coarse = visit
-        coarse.latitude = cell.centerLatitude
-        coarse.longitude = cell.centerLongitude
-        coarse.horizontalAccuracy = max(visit.horizontalAccuracy, grid.coveringRadius(of: cell))
-        return coarse
+        let place = Fix(
+            latitude: visit.latitude, longitude: visit.longitude, horizontalAccuracy: visit.horizontalAccuracy,
+            timestamp: visit.decidedAt)
+        guard let coarse = configuration.reducedGrid.coarsen(place) else { return nil }
+        var released = visit
+        released.latitude = coarse.latitude
+        released.longitude = coarse.longitude
+        released.horizontalAccuracy = coarse.horizontalAccuracy
+        return released
     }
 }
