@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see ../shared/ARCHITECTURE.md and docs/decisions/):
-//   Geodesy          pure numerics, depends on nothing
-//   LocationEngine   pure state machine over plain values; depends on Geodesy only
-//   LocationSources  I/O that produces fixes (simulator now; NMEA, gpsd, IIO later)
-//   LocationStorage  SQLite (GRDB): authorization decisions, later regions and records
-//   CoreLocation     Apple's façade; owns no policy, translates calls into engine inputs
-//   locationctl      the command-line tool
+// Layers (see ../shared/ARCHITECTURE.md and docs/decisions/0001, 0009). Apps import only `CoreLocation`;
+// the internal modules carry the `CoreLocation` prefix because SwiftPM needs target names unique across
+// a whole package graph, and an app's own `Geodesy` or `Geocoding` target must not collide with ours.
+//   CoreLocationGeodesy    pure numerics, depends on nothing
+//   CoreLocationEngine     pure state machine over plain values; depends on CoreLocationGeodesy only
+//   CoreLocationSources    I/O that produces fixes: simulator, NMEA, gpsd, IIO magnetometer
+//   CoreLocationStorage    SQLite (GRDB): authorization decisions, regions, monitor records
+//   CoreLocationGeocoding  offline gazetteer and online backends
+//   CoreLocation           Apple's façade; owns no policy, translates calls into engine inputs
+//   locationctl            the command-line tool
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -25,44 +28,44 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        .target(name: "Geodesy", swiftSettings: strictSettings),
+        .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
         .target(
-            name: "LocationEngine",
-            dependencies: ["Geodesy"],
+            name: "CoreLocationEngine",
+            dependencies: ["CoreLocationGeodesy"],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationSources",
+            name: "CoreLocationSources",
             dependencies: [
-                "LocationEngine",
-                "Geodesy",
+                "CoreLocationEngine",
+                "CoreLocationGeodesy",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocationStorage",
+            name: "CoreLocationStorage",
             dependencies: [
-                "LocationEngine",
+                "CoreLocationEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
-            name: "Geocoding",
-            dependencies: ["Geodesy", .product(name: "Logging", package: "swift-log")],
+            name: "CoreLocationGeocoding",
+            dependencies: ["CoreLocationGeodesy", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/gazetteer.bin")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "CoreLocation",
             dependencies: [
-                "Geodesy",
-                "Geocoding",
-                "LocationEngine",
-                "LocationSources",
-                "LocationStorage",
+                "CoreLocationGeodesy",
+                "CoreLocationGeocoding",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -71,10 +74,10 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
-                "Geodesy",
-                "LocationEngine",
-                "LocationSources",
-                "LocationStorage",
+                "CoreLocationGeodesy",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -91,33 +94,33 @@ let package = Package(
         // libFuzzer targets for the NMEA parser and line splitter (scripts/fuzz-run.sh); a plain build
         // gives executables that replay the files given as arguments.
         .executableTarget(
-            name: "NMEAParserFuzz", dependencies: ["LocationSources", "LocationEngine"], swiftSettings: strictSettings
+            name: "CoreLocationFuzzNMEAParser", dependencies: ["CoreLocationSources", "CoreLocationEngine"], swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "NMEAStreamFuzz", dependencies: ["LocationSources", "LocationEngine"], swiftSettings: strictSettings
+            name: "CoreLocationFuzzNMEAStream", dependencies: ["CoreLocationSources", "CoreLocationEngine"], swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "GeocodingTests", dependencies: ["Geocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
+            name: "CoreLocationGeocodingTests", dependencies: ["CoreLocationGeocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
         ),
         // libFuzzer target for the gpsd JSON decoder (-DFUZZING); a plain build makes a replayer.
         .executableTarget(
-            name: "GPSDJSONFuzz",
-            dependencies: ["LocationSources"],
+            name: "CoreLocationFuzzGPSDJSON",
+            dependencies: ["CoreLocationSources"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: strictSettings),
-        .testTarget(name: "LocationEngineTests", dependencies: ["LocationEngine"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),
+        .testTarget(name: "CoreLocationEngineTests", dependencies: ["CoreLocationEngine"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LocationSourcesTests",
-            dependencies: ["LocationSources", "LocationEngine"],
+            name: "CoreLocationSourcesTests",
+            dependencies: ["CoreLocationSources", "CoreLocationEngine"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "LocationStorageTests",
+            name: "CoreLocationStorageTests",
             dependencies: [
-                "LocationStorage",
-                "LocationEngine",
+                "CoreLocationStorage",
+                "CoreLocationEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -127,11 +130,11 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
-                "Geodesy",
-                "Geocoding",
-                "LocationEngine",
-                "LocationSources",
-                "LocationStorage",
+                "CoreLocationGeodesy",
+                "CoreLocationGeocoding",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -143,9 +146,9 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
-                "LocationEngine",
-                "LocationSources",
-                "LocationStorage",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],

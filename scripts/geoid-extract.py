@@ -2,7 +2,7 @@
 """Packs the EGM96 geoid grid of PROJ's egm96_15.gtx into Swift source files.
 
 Usage (Debian/Ubuntu: apt-get install proj-data):
-    python3 scripts/geoid-extract.py /usr/share/proj/egm96_15.gtx Sources/Geodesy/Geoid
+    python3 scripts/geoid-extract.py /usr/share/proj/egm96_15.gtx Sources/CoreLocationGeodesy/Geoid
 
 Input: GTX, a 40-byte big-endian header (south latitude, west longitude, Δlat, Δlon as float64; rows,
 columns as int32), then rows × columns float32 big-endian geoid heights in metres, rows from south to

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds Sources/LocationSources/Simulation/BuiltInRoutes+Data.swift from real recorded GPS tracks.
+"""Builds Sources/CoreLocationSources/Simulation/BuiltInRoutes+Data.swift from real recorded GPS tracks.
 
 The tracks come from the source distributions of two Python packages (their test/example files):
   gpxpy 1.6.2  (Apache-2.0, Tomo Krajina)      test_files/around-visnjan-with-car.gpx   -> drive

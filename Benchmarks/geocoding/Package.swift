@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A standalone package so the benchmark builds in release mode without touching the root package.
-// Sources/Geocoding is a symlink to ../../../Sources/Geocoding: the very files the library ships.
+// Sources/CoreLocationGeocoding is a symlink to ../../../Sources/CoreLocationGeocoding: the very files the library ships.
 let package = Package(
     name: "geocoding-benchmark",
     platforms: [.macOS(.v15)],
@@ -11,11 +11,11 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "Geocoding",
+            name: "CoreLocationGeocoding",
             dependencies: [.product(name: "Logging", package: "swift-log")],
-            path: "Sources/Geocoding",
+            path: "Sources/CoreLocationGeocoding",
             resources: [.copy("Resources/gazetteer.bin")]
         ),
-        .executableTarget(name: "GeocodingBench", dependencies: ["Geocoding"], path: "Sources/GeocodingBench"),
+        .executableTarget(name: "GeocodingBench", dependencies: ["CoreLocationGeocoding"], path: "Sources/GeocodingBench"),
     ]
 )

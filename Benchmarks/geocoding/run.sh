@@ -30,7 +30,7 @@ swift build -c release --package-path "$here" --scratch-path "$here/.build" >"$o
 bin="$(swift build -c release --package-path "$here" --scratch-path "$here/.build" --show-bin-path)"
 
 echo "== timing"
-"$bin/GeocodingBench" "$here/../../Sources/Geocoding/Resources/gazetteer.bin" "$out/points.bin" "$out/swift.tsv" "$reps"
+"$bin/GeocodingBench" "$here/../../Sources/CoreLocationGeocoding/Resources/gazetteer.bin" "$out/points.bin" "$out/swift.tsv" "$reps"
 "$venv/bin/python" "$here/bench_reverse_geocoder.py" "$out/points.bin" "$out/rg.tsv" "$reps"
 
 echo "== accuracy"

@@ -2,12 +2,12 @@
 import PackageDescription
 
 // A standalone package so the benchmark builds in release mode without touching the root package.
-// Sources/Geodesy is a symlink to ../../../Sources/Geodesy: the very files the library ships.
+// Sources/CoreLocationGeodesy is a symlink to ../../../Sources/CoreLocationGeodesy: the very files the library ships.
 let package = Package(
     name: "geoid-benchmark",
     platforms: [.macOS(.v15)],
     targets: [
-        .target(name: "Geodesy", path: "Sources/Geodesy"),
-        .executableTarget(name: "GeoidBench", dependencies: ["Geodesy"], path: "Sources/GeoidBench"),
+        .target(name: "CoreLocationGeodesy", path: "Sources/CoreLocationGeodesy"),
+        .executableTarget(name: "GeoidBench", dependencies: ["CoreLocationGeodesy"], path: "Sources/GeoidBench"),
     ]
 )

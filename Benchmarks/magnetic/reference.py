@@ -1,5 +1,5 @@
 # Prints NOAA wmm-calculator 1.4.4 values (X Y Z H F D I dX dY dZ dD dI) for the rows of
-# Tests/GeodesyTests/Magnetic/WMMOracleTests.swift. Run in a venv with `pip install wmm-calculator==1.4.4`.
+# Tests/CoreLocationGeodesyTests/Magnetic/WMMOracleTests.swift. Run in a venv with `pip install wmm-calculator==1.4.4`.
 from wmm import wmm_calc
 import numpy as np
 pts = [(45.0, -75.0, 0.0, 2026.0), (-33.9, 151.2, 0.5, 2028.25), (89.999, 30.0, 0, 2025.5),(-89.999, -120.0, 10, 2029.9), (60, 170, 300, 2026.7), (10, -170, 850, 2025.1), (51.5, -0.1, 0.02, 2025.9), (86.5, 150, 0, 2027)]

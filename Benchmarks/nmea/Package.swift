@@ -2,15 +2,15 @@
 import PackageDescription
 
 // A standalone package so the benchmark builds in release mode without touching the root package.
-// Sources/NMEACore and Sources/LocationEngine hold symlinks to the very files the library ships
+// Sources/NMEACore and Sources/CoreLocationEngine hold symlinks to the very files the library ships
 // (the NMEA parser, splitter and epoch assembler; the engine's Fix), without the I/O parts that need
 // swift-log.
 let package = Package(
     name: "nmea-benchmark",
     platforms: [.macOS(.v15)],
     targets: [
-        .target(name: "LocationEngine", path: "Sources/LocationEngine"),
-        .target(name: "NMEACore", dependencies: ["LocationEngine"], path: "Sources/NMEACore"),
-        .executableTarget(name: "NMEABench", dependencies: ["NMEACore", "LocationEngine"], path: "Sources/NMEABench"),
+        .target(name: "CoreLocationEngine", path: "Sources/CoreLocationEngine"),
+        .target(name: "NMEACore", dependencies: ["CoreLocationEngine"], path: "Sources/NMEACore"),
+        .executableTarget(name: "NMEABench", dependencies: ["NMEACore", "CoreLocationEngine"], path: "Sources/NMEABench"),
     ]
 )

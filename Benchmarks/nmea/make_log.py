@@ -4,7 +4,7 @@
 Usage: make_log.py OUT SENTENCES SEED
 
 Each 1 Hz epoch has the shapes real receivers emit (field layouts as in the recorded fixtures under
-Tests/LocationSourcesTests/Fixtures/nmea: SiRF IV's GGA/GSA/RMC, Furuno GT-88's NMEA 4.11 GNS/GSA/GSV
+Tests/CoreLocationSourcesTests/Fixtures/nmea: SiRF IV's GGA/GSA/RMC, Furuno GT-88's NMEA 4.11 GNS/GSA/GSV
 with system and signal IDs, B&G Zeus2's GLL/VTG/ZDA) plus GST: RMC, VTG, GGA, GNS, GSA x2, GSV x3,
 GLL, GST, ZDA = 12 sentences. A vehicle drives a seeded random walk; checksums are correct.
 """

@@ -2,13 +2,13 @@
 import PackageDescription
 
 // A standalone package so the benchmark builds in release mode without touching the root package.
-// Sources/Geodesy is a symlink to ../../../Sources/Geodesy: the very files the library ships,
+// Sources/CoreLocationGeodesy is a symlink to ../../../Sources/CoreLocationGeodesy: the very files the library ships,
 // including SpatialIndex/CircleIndex.swift, called across the module boundary as a client would.
 let package = Package(
     name: "regions-benchmark",
     platforms: [.macOS(.v15)],
     targets: [
-        .target(name: "Geodesy", path: "Sources/Geodesy"),
-        .executableTarget(name: "RegionsBench", dependencies: ["Geodesy"], path: "Sources/RegionsBench"),
+        .target(name: "CoreLocationGeodesy", path: "Sources/CoreLocationGeodesy"),
+        .executableTarget(name: "RegionsBench", dependencies: ["CoreLocationGeodesy"], path: "Sources/RegionsBench"),
     ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Synchronization
 
 /// Turns the app's authorization into a stream of diagnostic values: the current one at once, then

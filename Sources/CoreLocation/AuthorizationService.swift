@@ -1,6 +1,6 @@
 import Foundation
-import LocationEngine
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationStorage
 import Logging
 import Synchronization
 

@@ -1,4 +1,4 @@
-import LocationEngine
+import CoreLocationEngine
 
 
 extension CLAuthorizationStatus {

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 /// Declares that the app keeps using location in the background. A Linux program has no
 /// foreground/background distinction, so the session only reports authorization diagnostics.

@@ -1,5 +1,5 @@
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 /// A circle on the WGS84 ellipsoid: a centre and a radius in metres.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Geocoding
+import CoreLocationGeocoding
 import Synchronization
 
 public typealias CLGeocodeCompletionHandler = ([CLPlacemark]?, (any Error)?) -> Void

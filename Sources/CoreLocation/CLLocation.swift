@@ -1,5 +1,5 @@
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 /// A position on the WGS84 ellipsoid with its accuracy, altitude, course, speed and time.
 ///

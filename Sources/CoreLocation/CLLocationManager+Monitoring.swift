@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 /// Region monitoring through the engine (`RegionMonitor` holds the boundary rule): the app's
 /// regions are shared by all its managers and persisted, and every manager's delegate hears every

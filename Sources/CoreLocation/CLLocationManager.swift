@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Synchronization
 
 /// The object you use to start and stop the delivery of location-related events to your app.

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 /// One element of `liveUpdates`: a location, or the reason there is none.
 public struct CLLocationUpdate: Sendable {

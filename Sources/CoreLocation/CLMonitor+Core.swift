@@ -1,6 +1,6 @@
 import Foundation
-import LocationEngine
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationStorage
 import Synchronization
 
 /// The engine client behind one `CLMonitor`. Engine notices arrive on the runtime's draining

@@ -1,5 +1,5 @@
 import Foundation
-import Geocoding
+import CoreLocationGeocoding
 
 extension CLPlacemark {
     /// The placemark for a geocoding answer: location, region (a `CLCircularRegion` named after the place)

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 /// Declares that the app needs location services at a given authorization level while the
 /// session lives, and asks for that authorization when it is not determined yet.

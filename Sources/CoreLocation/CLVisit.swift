@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 /// A stay at one place: where, how precisely, and from when to when.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 
 extension CLLocation {
     /// The location an engine fix stands for, with every field: ellipsoidal altitude, floor, and source

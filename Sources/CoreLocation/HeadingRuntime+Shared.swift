@@ -1,6 +1,6 @@
 import Foundation
-import LocationEngine
-import LocationSources
+import CoreLocationEngine
+import CoreLocationSources
 import Logging
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
-import LocationEngine
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationStorage
 
 extension LocationRuntime {
     /// Hands the engine the regions storage kept for this app.

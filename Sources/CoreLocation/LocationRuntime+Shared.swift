@@ -1,7 +1,7 @@
 import Foundation
-import LocationEngine
-import LocationSources
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationSources
+import CoreLocationStorage
 import Logging
 import Synchronization
 

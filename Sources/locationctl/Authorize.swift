@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import LocationEngine
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationStorage
 
 extension LocationCtl {
     struct Authorize: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CoreLocation
 import Foundation
-import LocationEngine
-import LocationSources
+import CoreLocationEngine
+import CoreLocationSources
 
 extension LocationCtl {
     struct Heading: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 extension LocationCtl {
     struct Magnetic: ParsableCommand {

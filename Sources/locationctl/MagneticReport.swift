@@ -1,5 +1,5 @@
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 /// What `locationctl magnetic` prints, in NOAA's calculator's layout and units.
 struct MagneticReport: Encodable {

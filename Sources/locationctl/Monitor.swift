@@ -1,7 +1,7 @@
 import ArgumentParser
 import CoreLocation
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Synchronization
 
 extension LocationCtl {

@@ -1,6 +1,6 @@
 import CoreLocation
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Synchronization
 
 /// The delegate and engine listener of `locationctl monitor`, as one async stream.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CoreLocation
 import Foundation
-import LocationEngine
-import LocationSources
+import CoreLocationEngine
+import CoreLocationSources
 import Logging
 
 /// Where locations come from, shared by the commands that need a source.

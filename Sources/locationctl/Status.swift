@@ -1,8 +1,8 @@
 import ArgumentParser
 import CoreLocation
 import Foundation
-import LocationEngine
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationStorage
 
 extension LocationCtl {
     struct Status: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import LocationSources
+import CoreLocationSources
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import CoreLocation
 import Dispatch
 import Foundation
-import Geocoding
+import CoreLocationGeocoding
 import Testing
 
 /// A backend that holds every request until `release()` (or until its task is cancelled).

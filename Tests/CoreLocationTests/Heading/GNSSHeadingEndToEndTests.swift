@@ -1,9 +1,9 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Testing
 
 @testable import CoreLocation
-@testable import LocationSources
+@testable import CoreLocationSources
 
 /// A GNSS compass's NMEA stream through `NMEAHeadingSource`, the heading runtime and a manager.
 struct GNSSHeadingEndToEndTests {

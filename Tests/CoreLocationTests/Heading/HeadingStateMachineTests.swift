@@ -1,6 +1,6 @@
 import Foundation
-import Geodesy
-import LocationEngine
+import CoreLocationGeodesy
+import CoreLocationEngine
 import Testing
 
 /// The heading engine alone: inputs in, actions out, time passed in.

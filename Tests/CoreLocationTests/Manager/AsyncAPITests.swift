@@ -1,5 +1,5 @@
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import Testing
 @testable import CoreLocation
 

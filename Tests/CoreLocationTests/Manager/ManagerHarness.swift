@@ -1,8 +1,8 @@
 import Foundation
 import InMemoryLogging
-import LocationEngine
-import LocationSources
-import LocationStorage
+import CoreLocationEngine
+import CoreLocationSources
+import CoreLocationStorage
 import Logging
 import Synchronization
 @testable import CoreLocation

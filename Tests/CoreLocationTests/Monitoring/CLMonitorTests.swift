@@ -1,8 +1,8 @@
 import Foundation
-import Geodesy
-import LocationEngine
-import LocationSources
-import LocationStorage
+import CoreLocationGeodesy
+import CoreLocationEngine
+import CoreLocationSources
+import CoreLocationStorage
 import Testing
 
 @testable import CoreLocation

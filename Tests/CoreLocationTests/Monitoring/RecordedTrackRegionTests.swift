@@ -1,7 +1,7 @@
 import Foundation
-import Geodesy
-import LocationEngine
-import LocationSources
+import CoreLocationGeodesy
+import CoreLocationEngine
+import CoreLocationSources
 import Testing
 
 /// Real recorded tracks (the built-in routes: a run and a ride in Lyon, a drive in Istria) driven

@@ -1,7 +1,7 @@
 import Foundation
-import Geodesy
-import LocationEngine
-import LocationSources
+import CoreLocationGeodesy
+import CoreLocationEngine
+import CoreLocationSources
 import Testing
 
 @testable import CoreLocation

@@ -1,7 +1,7 @@
 import CoreLocation
 import Foundation
-import Geodesy
-import LocationEngine
+import CoreLocationGeodesy
+import CoreLocationEngine
 import Testing
 
 @Suite("CLLocation")

@@ -1,6 +1,6 @@
 import CoreLocation
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 import Testing
 
 @Suite("CLRegion, CLCircularRegion, beacons")

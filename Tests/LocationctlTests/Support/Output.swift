@@ -35,6 +35,6 @@ struct CSVRow {
 func driveFixturePoints() throws -> [(latitude: Double, longitude: Double)] {
     let url = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("LocationSourcesTests/Fixtures/around-visnjan-with-car-excerpt.gpx")
+        .appendingPathComponent("CoreLocationSourcesTests/Fixtures/around-visnjan-with-car-excerpt.gpx")
     return try trackPoints(inGPX: String(contentsOf: url, encoding: .utf8))
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Geodesy
-import LocationEngine
+import CoreLocationGeodesy
+import CoreLocationEngine
 
 // Usage: EnergyBench TRACK.csv STAYS.csv ACTIVITY|monitoring WARMUP
 //   TRACK.csv: "seconds,latitude,longitude,unix_time" per recorded point (seconds from the first).

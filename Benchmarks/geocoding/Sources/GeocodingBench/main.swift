@@ -2,7 +2,7 @@
 // throughput over seeded points, plus each point's answer for the accuracy comparison.
 // Usage: GeocodingBench GAZETTEER POINTS.bin OUT.tsv [REPETITIONS]
 import Foundation
-import Geocoding
+import CoreLocationGeocoding
 
 func residentKiB() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }

@@ -6,7 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Geodesy
+import CoreLocationGeodesy
 
 func readDoubles(_ path: String) -> [Double]? {
     guard let f = fopen(path, "rb") else { return nil }

@@ -3,7 +3,7 @@
 //   POINTS.bin: float64 little-endian pairs (lat°, lon°); OUT.bin: float64 N (m) per point.
 // Prints: "swift-geodesy <points> <median ns per look-up> <first-use decode ms>".
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let repetitions = Int(arguments[3]), repetitions > 0,

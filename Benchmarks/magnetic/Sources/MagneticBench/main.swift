@@ -4,7 +4,7 @@
 //   OUT.bin:    float64 septuples (D°, I°, H, F, X, Y, Z nT) per point
 // Prints: "swift-geodesy <points> <median ns per evaluation>".
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let repetitions = Int(arguments[3]), repetitions > 0,

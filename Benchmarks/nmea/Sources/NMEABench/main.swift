@@ -3,7 +3,7 @@
 // and epoch assembly: what gpsdecode does before printing JSON).
 // Usage: NMEABench LOG [REPETITIONS]
 import Foundation
-import LocationEngine
+import CoreLocationEngine
 import NMEACore
 
 let arguments = CommandLine.arguments

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAAccuracyModel.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAAccuracyModel.swift

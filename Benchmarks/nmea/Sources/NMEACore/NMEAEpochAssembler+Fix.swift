@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAEpochAssembler+Fix.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAEpochAssembler+Fix.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAEpochAssembler.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAEpochAssembler.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAFieldCursor.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAFieldCursor.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEALineSplitter.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEALineSplitter.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAParser+Types.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAParser+Types.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAParser.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAParser.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAReceiverStatus.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAReceiverStatus.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEASatellites.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEASatellites.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEASentence+Types.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEASentence+Types.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEASentence.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEASentence.swift

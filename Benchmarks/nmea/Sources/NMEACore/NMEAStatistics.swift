@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAStatistics.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAStatistics.swift

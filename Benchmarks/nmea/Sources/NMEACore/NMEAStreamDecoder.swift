@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/NMEAStreamDecoder.swift
+../../../../Sources/CoreLocationSources/NMEA/NMEAStreamDecoder.swift

@@ -1,1 +1,1 @@
-../../../../Sources/LocationSources/NMEA/SWAR.swift
+../../../../Sources/CoreLocationSources/NMEA/SWAR.swift

@@ -1,5 +1,5 @@
 import Foundation
-import Geodesy
+import CoreLocationGeodesy
 
 // Usage: RegionsBench DIR N [BRUTE_QUERIES] [SET]
 // Builds a CircleIndex over circles-N.bin, then per point of SET-N.bin (SET: points, the headline

@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationEngine/Fix.swift

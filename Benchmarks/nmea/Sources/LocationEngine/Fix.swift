@@ -1,1 +1,0 @@
-../../../../Sources/LocationEngine/Fix.swift

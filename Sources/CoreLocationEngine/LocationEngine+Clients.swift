@@ -1,0 +1,222 @@
+import Foundation
+import CoreLocationGeodesy
+
+extension LocationEngine {
+    mutating func handle(_ command: ClientCommand, from id: ClientID, at now: Double, into actions: inout [EngineAction]) {
+        switch command {
+        case let .register(label, authorization):
+            clients[id] = ClientState(label: label, authorization: authorization)
+            appAuthorization = authorization
+        case .startMonitoring, .stopMonitoring, .requestRegionState:
+            handleRegionCommand(command, from: id, at: now, into: &actions)
+        case .startSignificantChanges, .stopSignificantChanges:
+            handleSignificantCommand(command, from: id, at: now, into: &actions)
+        case .allowDeferredUpdates, .disallowDeferredUpdates:
+            handleDeferralCommand(command, from: id, at: now, into: &actions)
+        case .startVisits, .stopVisits:
+            handleVisitCommand(command, from: id, into: &actions)
+        case let .setAuthorization(authorization):
+            appAuthorization = authorization
+            guard var client = clients[id] else { return }
+            let wasAllowed = client.authorization.allowsLocation
+            client.authorization = authorization
+            if authorization.isDecidedAgainst {
+                if client.updates != nil || client.pending != nil {
+                    actions.append(.fail(id, .denied))
+                }
+                if client.significant { actions.append(.fail(id, .denied)) }
+                client.pending = nil
+                client.unknownDeadline = nil
+                client.lastCoarse = nil
+                client.significant = false
+                client.lastSignificant = nil
+                client.pause = nil
+                if client.deferral != nil {
+                    client.deferral = nil
+                    actions.append(.deferredFinished(id, .failed))
+                }
+            }
+            clients[id] = client
+            if authorization.allowsLocation && !wasAllowed {
+                activate(id, at: now, into: &actions)
+            }
+        case let .startUpdates(request):
+            guard var client = clients[id] else { return }
+            // Starting again (or changing the settings) ends an automatic pause at once.
+            let wasUpdating = client.updates != nil && client.pause == nil
+            client.updates = request
+            client.pause = nil
+            client.updatesSince = now
+            clients[id] = client
+            if client.authorization.isDecidedAgainst {
+                actions.append(.fail(id, .denied))
+            } else if client.authorization.allowsLocation && !wasUpdating {
+                activate(id, at: now, into: &actions)
+            }
+        case .stopUpdates:
+            guard var client = clients[id] else { return }
+            if client.deferral != nil {
+                // Apple: stopping updates ends the deferral; what was batched is delivered first.
+                deliverHeldFixes(of: client, id, into: &actions)
+                actions.append(.deferredFinished(id, .notUpdatingLocation))
+                client.deferral = nil
+            }
+            client.updates = nil
+            client.pause = nil
+            client.lastDelivered = nil
+            if client.pending == nil { client.unknownDeadline = nil }
+            clients[id] = client
+        case let .requestLocation(request):
+            guard var client = clients[id] else { return }
+            if client.authorization.isDecidedAgainst {
+                actions.append(.fail(id, .denied))
+                return
+            }
+            client.pending = PendingRequest(request: request, startedAt: nil, best: nil)
+            clients[id] = client
+            if client.authorization.allowsLocation {
+                activate(id, at: now, into: &actions)
+            }
+        case .unregister:
+            clients[id] = nil
+            releaseVisitDetectorIfUnused()
+        }
+    }
+
+    /// A client just became able to receive: start its timers and serve what the cache allows.
+    private mutating func activate(_ id: ClientID, at now: Double, into actions: inout [EngineAction]) {
+        guard var client = clients[id], client.isActive else { return }
+        client.unknownDeadline = client.unknownDeadline ?? now + configuration.locationUnknownTimeout
+        if client.pending != nil, client.pending?.startedAt == nil {
+            client.pending?.startedAt = now
+        }
+        clients[id] = client
+
+        if client.isReduced, let coarse = client.lastCoarse,
+            now - coarse.releasedAt < configuration.reducedRefreshInterval
+        {
+            // Within the refresh interval a reduced client hears the same coarse fix again.
+            if clients[id]?.pending != nil {
+                clients[id]?.pending = nil
+                actions.append(.deliver(id, delivery([coarse.fix], for: client, requested: true)))
+            }
+            if client.updates != nil {
+                actions.append(.deliver(id, delivery([coarse.fix], for: client, requested: false)))
+            }
+            return
+        }
+        guard let latest, now - latest.at <= configuration.cachedFixMaxAge else { return }
+        offer(latest.fix, to: id, at: now, isCached: true, into: &actions)
+    }
+
+    /// Offers one fix to one client: answers its pending request and/or its updates.
+    mutating func offer(_ fix: Fix, to id: ClientID, at now: Double, isCached: Bool, into actions: inout [EngineAction]) {
+        guard var client = clients[id], client.isActive else { return }
+        if !isCached {
+            client.unknownDeadline = now + configuration.locationUnknownTimeout
+        }
+
+        if var pending = client.pending, pending.startedAt != nil {
+            if fix.horizontalAccuracy >= 0,
+                pending.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true
+            {
+                pending.best = fix
+            }
+            if meets(fix, desiredAccuracy: pending.request.desiredAccuracy, reduced: client.isReduced) {
+                client.pending = nil
+                clients[id] = client
+                if let delivered = release(fix, to: id, at: now) {
+                    actions.append(.deliver(id, delivery([delivered], for: client, requested: true)))
+                }
+                client = clients[id] ?? client
+            } else {
+                client.pending = pending
+            }
+        }
+        clients[id] = client
+
+        guard let updates = client.updates, client.pause == nil, fix.horizontalAccuracy >= 0 else { return }
+        if client.isReduced {
+            if let coarse = client.lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
+                return
+            }
+            if let delivered = release(fix, to: id, at: now) {
+                actions.append(.deliver(id, delivery([delivered], for: client, requested: false)))
+            }
+            return
+        }
+        if let last = client.lastDelivered, updates.distanceFilter > 0 {
+            let moved = Geodesic.wgs84.inverse(
+                latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
+            ).distance
+            guard moved >= updates.distanceFilter else { return }
+        }
+        clients[id]?.lastDelivered = fix
+        if client.deferral != nil {
+            deferFix(fix, for: id, at: now, into: &actions)
+            return
+        }
+        actions.append(.deliver(id, delivery([fix], for: client, requested: false)))
+    }
+
+    /// What a client may see of a fix: itself, or for a reduced client its coarse cell centre.
+    private mutating func release(_ fix: Fix, to id: ClientID, at now: Double) -> Fix? {
+        guard let client = clients[id] else { return nil }
+        guard client.isReduced else { return fix }
+        if let coarse = client.lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
+            return coarse.fix
+        }
+        guard let coarse = configuration.reducedGrid.coarsen(fix) else { return nil }
+        clients[id]?.lastCoarse = (coarse, now)
+        return coarse
+    }
+
+    func delivery(_ fixes: [Fix], for client: ClientState, requested: Bool) -> Delivery {
+        Delivery(
+            fixes: fixes,
+            isStationary: stationary.isStationary,
+            accuracyLimited: client.isReduced,
+            isRequestedLocation: requested
+        )
+    }
+
+    /// Whether a fix is good enough to answer `requestLocation`.
+    func meets(_ fix: Fix, desiredAccuracy: Double, reduced: Bool) -> Bool {
+        guard fix.horizontalAccuracy >= 0 else { return false }
+        if reduced { return true }
+        let threshold: Double
+        if desiredAccuracy.isNaN || desiredAccuracy <= 0 {
+            // "Best": as good as the best source we have can promise.
+            threshold = sources.values.filter { !$0.isFinished }.map(\.descriptor.expectedAccuracy).min() ?? 0
+        } else {
+            threshold = desiredAccuracy
+        }
+        return fix.horizontalAccuracy <= threshold
+    }
+
+    mutating func expireTimers(at now: Double, into actions: inout [EngineAction]) {
+        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard var client = clients[id] else { continue }
+            if let pending = client.pending, let start = pending.startedAt,
+                now >= start + configuration.requestLocationBudget
+            {
+                client.pending = nil
+                clients[id] = client
+                if let best = pending.best, let delivered = release(best, to: id, at: now) {
+                    actions.append(.deliver(id, delivery([delivered], for: client, requested: true)))
+                } else {
+                    actions.append(.fail(id, .locationUnknown))
+                    // One answer per request: the unknown timer need not fire again for it.
+                    if client.updates == nil { clients[id]?.unknownDeadline = nil }
+                    continue
+                }
+                client = clients[id] ?? client
+            }
+            if let deadline = client.unknownDeadline, now >= deadline {
+                client.unknownDeadline = nil
+                clients[id] = client
+                if client.isActive { actions.append(.fail(id, .locationUnknown)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import CoreLocationGeodesy
+
+/// Core Location's behaviour as a deterministic state machine.
+///
+/// The engine knows nothing of Apple's classes, threads or clocks: a shell feeds it inputs with the
+/// current monotonic time (`handle(_:at:)`) and performs the actions it returns (deliver, fail,
+/// power a source on or off). It asks to be woken with `.tick` at `nextDeadline`. Given the same
+/// inputs at the same times it always answers the same way, so tests run hours of simulated
+/// movement in milliseconds.
+///
+/// Rules it implements (documented in `docs/decisions/0002-engine-rules.md`):
+/// - a client receives locations only while its app is authorized (when-in-use or always);
+///   a denied or restricted app gets one `.denied` failure per request and nothing else;
+/// - `startUpdates` first delivers a fresh cached fix (≤ `cachedFixMaxAge` old), then every fix
+///   that passes the distance filter;
+/// - `requestLocation` delivers exactly once: the first fix meeting `desiredAccuracy`, else the
+///   best fix seen when `requestLocationBudget` runs out, else one `.locationUnknown`;
+/// - with no fix for `locationUnknownTimeout` an active client gets `.locationUnknown` once, and
+///   the engine keeps trying;
+/// - reduced-accuracy clients see only `ReducedAccuracyGrid` cell centres, at most once per
+///   `reducedRefreshInterval`;
+/// - sources: the cheapest source meeting the most demanding active client is powered; all are
+///   powered down when nobody needs them; on-time is accounted per source.
+public struct LocationEngine: Sendable {
+    public struct Configuration: Sendable, Hashable, Codable {
+        /// Seconds `requestLocation` may take to find a fix meeting `desiredAccuracy`.
+        public var requestLocationBudget: Double = 10
+        /// Seconds without any fix before an active client hears `.locationUnknown`.
+        public var locationUnknownTimeout: Double = 15
+        /// Largest age, seconds, of a cached fix delivered at the start of updates.
+        public var cachedFixMaxAge: Double = 60
+        /// Seconds between two coarse fixes for a reduced-accuracy client (Apple: a few per hour).
+        public var reducedRefreshInterval: Double = 900
+        /// The accuracy, metres, a reduced-accuracy client asks of the sources.
+        public var reducedAccuracyDemand: Double = 3000
+        public var reducedGrid = ReducedAccuracyGrid()
+        /// Regions one app may monitor at once (Apple: 20); raise it to monitor up to millions.
+        public var regionLimit = 20
+        /// Largest region radius, metres (`maximumRegionMonitoringDistance`).
+        public var maximumRegionDistance: Double = 1_000_000
+        /// Seconds evidence of the other side must last before a crossing is reported.
+        public var regionDwell: Double = 20
+        /// Hysteresis = clamp(fraction × radius, minimum, maximum), metres; see `RegionMonitor`.
+        public var regionHysteresisFraction = 0.1
+        public var regionHysteresisMinimum: Double = 10
+        public var regionHysteresisMaximum: Double = 200
+        /// The accuracy, metres, region monitoring asks of the sources (Wi-Fi class).
+        public var regionAccuracyDemand: Double = 100
+        /// Seconds `requestState` waits for an undetermined region before answering `.unknown`.
+        public var regionStateRequestBudget: Double = 10
+        /// Significant-change service: metres moved, and seconds between two updates, at least.
+        public var significantDistance: Double = 500
+        public var significantInterval: Double = 300
+        /// The accuracy, metres, the significant-change service asks of the sources.
+        public var significantAccuracyDemand: Double = 500
+        /// The visits service's stay rule (see `VisitDetector`).
+        public var visits = VisitDetector.Parameters()
+        /// The accuracy, metres, the visits service asks of the sources.
+        public var visitAccuracyDemand: Double = 100
+        /// Quiet monitoring (see `LocationEngine+Quiet`): seconds of standing still after which
+        /// regions, significant changes and visits only look now and then, and seconds between
+        /// two looks. An interval of zero (or less) keeps watching without a break (a replay "as
+        /// fast as possible", where a receiver switched off would miss the rest of the recording).
+        public var monitoringQuietAfter: Double = 120
+        public var monitoringProbeInterval: Double = 60
+        /// Automatic pausing (see `AutoPausePolicy`): metres the user may drift while standing
+        /// still, the stationary region's radius, and the longest probe, seconds.
+        public var pauseStillRadius: Double = 25
+        public var pauseRegionRadius: Double = 100
+        public var pauseProbeTimeout: Double = 15
+        /// The accuracy, metres, a probe of the stationary region asks of the sources.
+        public var pauseProbeAccuracy: Double = 100
+        /// Divides every automatic-pause time (still-for, probe interval, probe timeout): a replay
+        /// at 20× pauses after the recording's 3 minutes, not after 3 of its own.
+        public var pauseTimeScale: Double = 1
+
+        public init() {}
+    }
+
+    struct SourceState: Sendable {
+        var descriptor: SourceDescriptor
+        var powered = false
+        var poweredSince: Double?
+        var onTime: Double = 0
+        var lastFix: Fix?
+        var lastFixAt: Double?
+        var fixCount = 0
+        var isAvailable = true
+        var isFinished = false
+        var lastProblem: String?
+    }
+
+    struct PendingRequest: Sendable {
+        var request: UpdateRequest
+        /// nil while the app's authorization is still undetermined.
+        var startedAt: Double?
+        var best: Fix?
+    }
+
+    struct ClientState: Sendable {
+        var label: String
+        var authorization: ClientAuthorization
+        var updates: UpdateRequest?
+        var pending: PendingRequest?
+        var lastDelivered: Fix?
+        var lastCoarse: (fix: Fix, releasedAt: Double)?
+        var unknownDeadline: Double?
+        /// Significant-change service: on, and the last fix it delivered with its time.
+        var significant = false
+        var lastSignificant: (fix: Fix, at: Double)?
+        var deferral: Deferral?
+        /// The visits service is on.
+        var visits = false
+        /// Updates paused automatically: the stationary region being watched.
+        var pause: PauseState?
+        /// When updates last started or resumed: stillness counts for pausing only from then on.
+        var updatesSince: Double = 0
+
+        /// Wants every fix now: a request, or updates that are not paused.
+        var isActive: Bool { authorization.allowsLocation && ((updates != nil && pause == nil) || pending != nil) }
+        var isReduced: Bool { authorization.accuracy == .reduced }
+    }
+
+    public let configuration: Configuration
+    var sources: [SourceID: SourceState] = [:]
+    var sourceOrder: [SourceID] = []
+    var clients: [ClientID: ClientState] = [:]
+    var latest: (fix: Fix, at: Double)?
+    var stationary = StationaryDetector()
+    /// Automatic pausing's own stillness test: more tolerant of drift than `stationary`.
+    var pauseDetector: StationaryDetector
+    var regions = RegionMonitor()
+    /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
+    var visitDetector: VisitDetector?
+    /// While the monitoring services are quiet: the next look, or the end of the current one.
+    var monitoringProbe: ProbeTimer?
+    /// The app's authorization as its clients last reported it (every client is one app).
+    var appAuthorization: ClientAuthorization?
+
+    public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
+        for descriptor in sources where self.sources[descriptor.id] == nil {
+            self.sources[descriptor.id] = SourceState(descriptor: descriptor)
+            sourceOrder.append(descriptor.id)
+        }
+    }
+
+    /// The last fix any source produced, with the monotonic time it arrived.
+    public var latestFix: Fix? { latest?.fix }
+
+    /// When the shell must send `.tick` next; nil when no timer is pending.
+    public var nextDeadline: Double? {
+        var deadline: Double?
+        for client in clients.values {
+            if let start = client.pending?.startedAt {
+                deadline = min(deadline ?? .infinity, start + configuration.requestLocationBudget)
+            }
+            if let unknown = client.unknownDeadline {
+                deadline = min(deadline ?? .infinity, unknown)
+            }
+        }
+        for client in clients.values {
+            if let deferral = client.deferral, deferral.deadline.isFinite {
+                deadline = min(deadline ?? .infinity, deferral.deadline)
+            }
+        }
+        for client in clients.values {
+            if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.probe.deadline) }
+        }
+        if let probe = monitoringProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
+        for request in regions.stateRequests.values {
+            deadline = min(deadline ?? .infinity, request.deadline)
+        }
+        return deadline
+    }
+
+    /// Reacts to one input at monotonic time `now` (seconds; never decreasing).
+    public mutating func handle(_ input: EngineInput, at now: Double) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        switch input {
+        case let .client(id, command):
+            handle(command, from: id, at: now, into: &actions)
+        case let .source(id, report):
+            handle(report, from: id, at: now, into: &actions)
+        case .tick:
+            expireTimers(at: now, into: &actions)
+            expireRegionRequests(at: now, into: &actions)
+            expireDeferrals(at: now, into: &actions)
+            expirePauseProbes(at: now)
+            expireMonitoringProbe(at: now)
+        case let .restoreRegions(stored):
+            restore(stored)
+        }
+        selectSources(at: now, into: &actions)
+        return actions
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import CoreLocationEngine
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A heading source reading NMEA HDT, HDG and THS sentences (GNSS compasses, marine heading sensors)
+/// from its own connection to an `NMEAInput`; other sentences are ignored, a bad checksum drops the
+/// line. Samples are stamped with the scheduler's wall clock when the line arrives (heading sentences
+/// carry no time); see `GNSSHeading` for the rules and accuracy.
+///
+/// Serial inputs open at their `baud` (9600 when none is given: no auto-detection here); a recorded
+/// file is read as fast as possible. When the input fails or ends, `.unavailable` is reported and it is
+/// reopened every `reopenInterval` seconds.
+public final class NMEAHeadingSource: HeadingSource {
+    public let input: NMEAInput
+    public let reopenInterval: Double
+    public var name: String { "NMEA heading (\(input))" }
+    public var isSimulated: Bool { false }
+
+    private let scheduler: any Scheduler
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// Held while events are delivered and by `stop()`, so nothing is delivered after `stop()`
+    /// returns. Recursive so that a handler may call `stop()`.
+    private let delivery = NSRecursiveLock()
+
+    private struct State {
+        var generation = 0
+        var handler: (@Sendable (HeadingSourceEvent) -> Void)?
+        var splitter = NMEALineSplitter()
+        var parser = NMEAParser()
+        /// The last problem logged, so a device that stays absent is logged once, not every reopen.
+        var lastProblem: String?
+    }
+
+    /// Whether `start` opens the input; tests that `feed` bytes themselves turn it off.
+    let opensInput: Bool
+
+    public convenience init(
+        input: NMEAInput, scheduler: any Scheduler, reopenInterval: Double = 2,
+        logger: Logger = Logger(label: "corelocation.heading.nmea")
+    ) {
+        self.init(input: input, scheduler: scheduler, reopenInterval: reopenInterval, logger: logger, opensInput: true)
+    }
+
+    init(
+        input: NMEAInput, scheduler: any Scheduler, reopenInterval: Double = 2,
+        logger: Logger = Logger(label: "corelocation.heading.nmea"), opensInput: Bool
+    ) {
+        self.opensInput = opensInput
+        self.input = input
+        self.scheduler = scheduler
+        self.reopenInterval = reopenInterval.isFinite ? max(0.05, reopenInterval) : 2
+        self.logger = logger
+    }
+
+    public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
+        delivery.lock()
+        defer { delivery.unlock() }
+        let generation = state.withLock { state -> Int in
+            state.generation += 1
+            state.handler = handler
+            state.splitter = NMEALineSplitter()
+            return state.generation
+        }
+        guard opensInput else { return }
+        let thread = Thread { [weak self] in self?.run(generation: generation) }
+        thread.name = "corelocation.heading.nmea"
+        thread.start()
+    }
+
+    public func stop() {
+        delivery.lock()
+        defer { delivery.unlock() }
+        state.withLock { state in
+            state.generation += 1
+            state.handler = nil
+        }
+    }
+
+    /// Decodes bytes as they arrived from the input and delivers their headings.
+    public func feed(_ bytes: [UInt8]) {
+        feed(bytes, generation: nil)
+    }
+
+    @discardableResult
+    func feed(_ bytes: [UInt8], generation: Int?) -> Bool {
+        let timestamp = scheduler.wallNow
+        delivery.lock()
+        defer { delivery.unlock() }
+        let (handler, samples) = state.withLock {
+            state -> ((@Sendable (HeadingSourceEvent) -> Void)?, [HeadingSample]) in
+            guard generation == nil || generation == state.generation, let handler = state.handler else {
+                return (nil, [])
+            }
+            var samples: [HeadingSample] = []
+            state.splitter.feed(bytes) { line in
+                guard let sentence = state.parser.parse(Array(line)),
+                    let (heading, accuracy) = GNSSHeading.reported(from: sentence)
+                else { return }
+                samples.append(GNSSHeading.sample(heading, accuracy: accuracy, at: timestamp))
+            }
+            return (handler, samples)
+        }
+        guard let handler else { return false }
+        for sample in samples { handler(.sample(sample)) }
+        return true
+    }
+
+    func report(_ reason: String, generation: Int) -> Bool {
+        delivery.lock()
+        defer { delivery.unlock() }
+        let (handler, isNew) = state.withLock { state -> ((@Sendable (HeadingSourceEvent) -> Void)?, Bool) in
+            guard state.generation == generation else { return (nil, false) }
+            defer { state.lastProblem = reason }
+            return (state.handler, state.lastProblem != reason)
+        }
+        guard let handler else { return false }
+        if isNew { logger.warning("NMEA heading input unavailable", metadata: ["reason": "\(reason)"]) }
+        handler(.unavailable(reason: reason))
+        return true
+    }
+
+    func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
+}
