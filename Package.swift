@@ -91,6 +91,13 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
+        // A client that checks Bundle.main for its usage description before asking, as popular
+        // wrappers do; the end-to-end tests run it with its Info.plist in each layout (issue 19).
+        .executableTarget(
+            name: "CoreLocationBundleProbe",
+            dependencies: ["CoreLocation"],
+            swiftSettings: strictSettings
+        ),
         // libFuzzer targets for the NMEA parser and line splitter (scripts/fuzz-run.sh); a plain build
         // gives executables that replay the files given as arguments.
         .executableTarget(
@@ -156,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationctlTests",
-            dependencies: ["locationctl", "CoreLocationProbe"],
+            dependencies: ["locationctl", "CoreLocationProbe", "CoreLocationBundleProbe"],
             swiftSettings: strictSettings
         ),
     ]

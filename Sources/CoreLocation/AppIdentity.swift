@@ -3,14 +3,20 @@ import Logging
 
 /// Who the running program is, and what its Info.plist says — the Linux stand-in for an app bundle.
 ///
-/// The Info.plist (XML or binary property list, as on Apple's platforms) is the first of:
+/// The one place both Core Location and Foundation's `Bundle.main` read is the Info.plist that
+/// swift-corelibs-foundation finds for the executable's directory (its "flat bundle"): `Info.plist`
+/// beside the executable, or `Resources/Info.plist` when a `Resources/` directory is there (then
+/// the file beside the executable is ignored), or `Contents/Info.plist` when `Contents/` is there.
+/// Core Location takes the first of:
 /// 1. the file named by `$CORELOCATION_INFO_PLIST`;
 /// 2. `<executable>-Info.plist` beside the executable (e.g. `/usr/bin/myapp-Info.plist`);
-/// 3. `Info.plist` beside the executable;
-/// 4. `Bundle.main.infoDictionary`, when it holds any `NSLocation…` key.
+/// 3. `Bundle.main.infoDictionary` (the one place above).
+/// 1 and 2 are for Core Location only: when one of them is used and `Bundle.main` lacks its
+/// `NSLocation…` keys, one notice says so (code that reads `Bundle.main` will not see them).
 ///
 /// The identity is `CFBundleIdentifier` from that plist, else the executable's absolute path, so
-/// two programs never share a decision by accident. See docs/decisions/0003-authorization-on-linux.md.
+/// two programs never share a decision by accident. See docs/decisions/0003-authorization-on-linux.md
+/// and 0013-info-plist-delegates-services.md.
 package struct AppIdentity: Sendable, Hashable {
     /// The key decisions are stored under.
     package var id: String
@@ -45,8 +51,11 @@ package struct AppIdentity: Sendable, Hashable {
     }
 
     /// Resolves the running program's identity.
+    ///
+    /// - Parameter bundleInfo: what `Bundle.main` reads (its `infoDictionary`); tests pass their own.
     package static func current(
         environment: [String: String] = ProcessInfo.processInfo.environment,
+        bundleInfo: [String: Any]? = Bundle.main.infoDictionary,
         logger: Logger = Logger(label: "corelocation")
     ) -> AppIdentity {
         let executable = executablePath()
@@ -55,19 +64,21 @@ package struct AppIdentity: Sendable, Hashable {
         var candidates: [String] = []
         if let explicit = environment["CORELOCATION_INFO_PLIST"], !explicit.isEmpty { candidates.append(explicit) }
         candidates.append("\(directory)/\(executableName)-Info.plist")
-        candidates.append("\(directory)/Info.plist")
 
         for path in candidates where FileManager.default.fileExists(atPath: path) {
             do {
                 let plist = try loadPlist(at: path)
+                noticeIfBundleMainDiffers(plist: plist, path: path, bundleInfo: bundleInfo ?? [:], logger: logger)
                 return make(plist: plist, path: path, executable: executable)
             } catch {
                 logger.warning("Cannot read Info.plist", metadata: ["path": "\(path)", "error": "\(error)"])
             }
         }
-        if let bundleInfo = Bundle.main.infoDictionary, bundleInfo.keys.contains(where: { $0.hasPrefix("NSLocation") }) {
-            return make(plist: bundleInfo, path: Bundle.main.bundlePath + "/Info.plist", executable: executable)
+        if let bundleInfo, !bundleInfo.isEmpty {
+            let path = foundationInfoPlistPath(executableDirectory: directory)
+            return make(plist: bundleInfo, path: path, executable: executable)
         }
+        ignoredInfoPlistNotice(executableDirectory: directory, logger: logger)
         return AppIdentity(id: executable, displayName: executableName)
     }
 
