@@ -27,9 +27,11 @@ package final class AuthorizationService: Sendable {
         var requestInProgress = false
         var observers: [UInt64: @Sendable (ClientAuthorization) -> Void] = [:]
         var nextObserver: UInt64 = 0
+        /// The global Location Services switch; off reads as denied without losing the decision.
+        var services = LocationServicesSwitch(isEnabled: true)
 
         var effective: ClientAuthorization {
-            ClientAuthorization(level: level, accuracy: temporaryFullAccuracy ? .full : accuracy)
+            services.apply(to: ClientAuthorization(level: level, accuracy: temporaryFullAccuracy ? .full : accuracy))
         }
     }
 
@@ -47,6 +49,7 @@ package final class AuthorizationService: Sendable {
         prompter: (any AuthorizationPrompter)?,
         environmentPolicy: DefaultPolicy?,
         sourcesAreSimulated: Bool,
+        services: LocationServicesSwitch = LocationServicesSwitch(environment: ProcessInfo.processInfo.environment),
         logger: Logger
     ) {
         self.identity = identity
@@ -55,11 +58,29 @@ package final class AuthorizationService: Sendable {
         self.environmentPolicy = environmentPolicy
         self.sourcesAreSimulated = sourcesAreSimulated
         self.logger = logger
+        state.withLock { $0.services = services }
         reloadStoredDecision()
     }
 
     package var authorization: ClientAuthorization { state.withLock { $0.effective } }
     package var isRequestInProgress: Bool { state.withLock { $0.requestInProgress } }
+    /// Whether the global Location Services switch is on.
+    package var servicesEnabled: Bool { state.withLock { $0.services.isEnabled } }
+
+    /// Turns the global switch on or off (the daemon's switch, or a test's); observers hear the change.
+    package func setServices(_ services: LocationServicesSwitch) {
+        update { $0.services = services }
+    }
+
+    /// Requests while Location Services are off change nothing (iOS offers to open Settings).
+    private func servicesAllowRequests() -> Bool {
+        guard !servicesEnabled else { return true }
+        logger.notice(
+            "Location Services are off (CORELOCATION_SERVICES=off); the authorization request is ignored.",
+            metadata: ["app": "\(identity.id)"]
+        )
+        return false
+    }
 
     /// Calls `handler` (on an arbitrary thread) after every change. Returns a token for `removeObserver`.
     func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {
@@ -100,6 +121,7 @@ package final class AuthorizationService: Sendable {
     // MARK: Requests
 
     func requestWhenInUse() {
+        guard servicesAllowRequests() else { return }
         guard state.withLock({ $0.level == .notDetermined && !$0.requestInProgress }) else { return }
         guard let description = identity.whenInUseDescription else {
             logger.error(
@@ -116,6 +138,7 @@ package final class AuthorizationService: Sendable {
     }
 
     func requestAlways() {
+        guard servicesAllowRequests() else { return }
         let snapshot = state.withLock { $0 }
         guard !snapshot.requestInProgress else { return }
         guard let always = identity.alwaysDescription, identity.whenInUseDescription != nil else {

@@ -188,9 +188,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     }
 
     /// Whether location services are on for the whole system. On Linux they are, unless
-    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch).
+    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch): then every app reads
+    /// `.denied`, requests are ignored and no source is powered (see `LocationServicesSwitch`).
     open class func locationServicesEnabled() -> Bool {
-        ProcessInfo.processInfo.environment["CORELOCATION_SERVICES"] != "off"
+        LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled
     }
 
     /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and

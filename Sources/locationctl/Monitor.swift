@@ -51,6 +51,20 @@ extension LocationCtl {
             if regions.isEmpty && !significant && !visits {
                 throw ValidationError("Nothing to monitor: give at least one --region, --significant or --visits.")
             }
+            for region in regions {
+                guard region.latitude.isFinite, (-90...90).contains(region.latitude),
+                    region.longitude.isFinite, (-180...180).contains(region.longitude)
+                else {
+                    throw ValidationError(
+                        "--region \(region.text): the centre must be a latitude in -90…90 and a longitude in -180…180.")
+                }
+                guard region.radius.isFinite, region.radius > 0 else {
+                    throw ValidationError("--region \(region.text): the radius must be a positive number of metres.")
+                }
+                guard !region.identifier.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ValidationError("--region \(region.text): the identifier is empty.")
+                }
+            }
             let names = regions.map(\.identifier)
             if Set(names).count != names.count {
                 throw ValidationError("Two --region options have the same identifier.")
@@ -127,6 +141,8 @@ struct RegionArgument: ExpressibleByArgument {
     var longitude: Double
     var radius: Double
     var identifier: String
+    /// The argument as given, for messages.
+    var text: String
 
     private static let counter = Counter()
 
@@ -136,6 +152,7 @@ struct RegionArgument: ExpressibleByArgument {
             let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
             let radius = Double(parts[2].trimmingCharacters(in: .whitespaces))
         else { return nil }
+        text = argument
         latitude = lat
         longitude = lon
         self.radius = radius

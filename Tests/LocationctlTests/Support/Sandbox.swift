@@ -36,10 +36,12 @@ final class Sandbox {
         return url.path
     }
 
-    /// Runs `tool` in the sandbox with its environment plus `extra`.
-    func run(_ tool: Tool, _ arguments: [String], extra: [String: String] = [:]) async throws -> ToolRun {
+    /// Runs `tool` (or its copy at `executable`) in the sandbox with its environment plus `extra`.
+    func run(
+        _ tool: Tool, _ arguments: [String], extra: [String: String] = [:], executable: URL? = nil
+    ) async throws -> ToolRun {
         try await tool.run(
-            arguments, environment: environment.merging(extra) { _, new in new }, in: directory
+            arguments, environment: environment.merging(extra) { _, new in new }, in: directory, executable: executable
         )
     }
 

@@ -6,6 +6,7 @@ import Testing
 enum Tool: String {
     case locationctl
     case probe = "CoreLocationProbe"
+    case bundleProbe = "CoreLocationBundleProbe"
 
     /// The build products directory. Under `swift test` on Linux, `Bundle.main` is the test runner
     /// executable's directory, which is where SwiftPM puts the package's executables; otherwise the
@@ -50,11 +51,13 @@ extension Tool {
 
     /// Runs the tool with exactly `environment` (nothing inherited) and no standard input.
     /// Throws `ToolTimedOut` after killing the process if it outlives `limit`.
+    /// `executable` runs a copy of the tool instead of the built product.
     func run(
-        _ arguments: [String], environment: [String: String], in directory: URL, limit: Double = Tool.timeLimit
+        _ arguments: [String], environment: [String: String], in directory: URL, limit: Double = Tool.timeLimit,
+        executable: URL? = nil
     ) async throws -> ToolRun {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable ?? url
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = directory
