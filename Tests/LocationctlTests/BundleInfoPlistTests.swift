@@ -44,9 +44,11 @@ import Testing
         #expect(run.authorizationStatuses == [0, 4], "\(run)")
         #expect(run.lines.last == "location 48.858400 2.294500", "\(run)")
         #expect(!run.stderr.contains(Self.notice), "\(run)")
-        // The decision is stored under the bundle identifier Bundle.main read.
-        let list = try await sandbox.locationctl("authorize", "--list")
-        #expect(list.stdout.contains("org.example.bundleprobe"), "\(list)")
+        // The app is the bundle identifier Bundle.main read: a denial stored for it applies.
+        _ = try await sandbox.locationctl("authorize", "org.example.bundleprobe", "deny")
+        let denied = try await sandbox.run(.bundleProbe, ["10"], extra: Self.simulate, executable: probe)
+        #expect(denied.status == 4, "\(denied)")
+        #expect(denied.authorizationStatuses == [2], "\(denied)")
     }
 
     @Test func inResourcesBothSeeIt() async throws {
