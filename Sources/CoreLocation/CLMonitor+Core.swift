@@ -10,6 +10,8 @@ final class MonitorCore: Sendable {
     private struct State: Sendable {
         var records: [String: CLMonitor.Record] = [:]
         var client: ClientID?
+        /// The authorization flags of the last events, to report each change once.
+        var authorizationFlags: CLMonitor.EventFlags = []
     }
 
     let name: String
@@ -24,9 +26,19 @@ final class MonitorCore: Sendable {
         self.runtime = runtime
         self.continuation = continuation
         let client = runtime.addClient(label: "CLMonitor \(name)") { [weak self] event in
-            if case .region(let notice) = event { self?.handle(notice) }
+            switch event {
+            case .region(let notice): self?.handle(notice)
+            case .authorization: self?.authorizationChanged()
+            default: break
+            }
         }
-        state.withLock { $0.client = client }
+        let flags = Self.authorizationFlags(
+            runtime.authorization.authorization, servicesEnabled: runtime.authorization.servicesEnabled,
+            requestInProgress: runtime.authorization.isRequestInProgress)
+        state.withLock {
+            $0.client = client
+            $0.authorizationFlags = flags
+        }
         restore()
     }
 
@@ -41,15 +53,53 @@ final class MonitorCore: Sendable {
 
     private var now: Date { runtime.scheduler.wallClock(at: runtime.scheduler.now) }
 
+    /// The flags the app's authorization puts on every event (see `CLMonitor`).
+    static func authorizationFlags(
+        _ authorization: ClientAuthorization, servicesEnabled: Bool, requestInProgress: Bool
+    ) -> CLMonitor.EventFlags {
+        if !servicesEnabled { return .authorizationDeniedGlobally }
+        switch authorization.level {
+        case .denied: return .authorizationDenied
+        case .restricted: return .authorizationRestricted
+        case .notDetermined: return requestInProgress ? .authorizationRequestInProgress : []
+        case .whenInUse, .always: return authorization.accuracy == .reduced ? .accuracyLimited : []
+        }
+    }
+
+    /// The flags every event carries now: the authorization's, and whether records can be kept.
+    private var currentFlags: CLMonitor.EventFlags {
+        var flags = state.withLock { $0.authorizationFlags }
+        if runtime.regionStore == nil { flags.insert(.persistenceUnavailable) }
+        return flags
+    }
+
+    /// Reports a change of the authorization's flags once, on every record, with its last state.
+    private func authorizationChanged() {
+        let flags = Self.authorizationFlags(
+            runtime.authorization.authorization, servicesEnabled: runtime.authorization.servicesEnabled,
+            requestInProgress: runtime.authorization.isRequestInProgress)
+        let records: [CLMonitor.Record]? = state.withLock { state in
+            guard state.authorizationFlags != flags else { return nil }
+            state.authorizationFlags = flags
+            return state.records.values.sorted { $0.lastEvent.identifier < $1.lastEvent.identifier }
+        }
+        guard let records else { return }
+        for record in records where !record.lastEvent.conditionUnsupported {
+            let last = record.lastEvent
+            let event = CLMonitor.Event(identifier: last.identifier, state: last.state, date: now, flags: currentFlags)
+            update(CLMonitor.Record(condition: record.condition, lastEvent: event), yield: true)
+        }
+    }
+
     func add(_ condition: any CLCondition, identifier: String, assuming assumed: CLMonitor.Event.State) {
         remove(identifier)
         guard let circle = condition as? CLMonitor.CircularGeographicCondition else {
             let event = CLMonitor.Event(
-                identifier: identifier, state: .unmonitored, date: now, flags: .conditionUnsupported)
+                identifier: identifier, state: .unmonitored, date: now, flags: currentFlags.union(.conditionUnsupported))
             update(CLMonitor.Record(condition: condition, lastEvent: event), yield: true)
             return
         }
-        let event = CLMonitor.Event(identifier: identifier, state: assumed, date: now)
+        let event = CLMonitor.Event(identifier: identifier, state: assumed, date: now, flags: currentFlags)
         update(CLMonitor.Record(condition: condition, lastEvent: event), yield: false)
         send(.startMonitoring(region(circle, identifier: identifier)))
     }
@@ -81,20 +131,24 @@ final class MonitorCore: Sendable {
         let event: CLMonitor.Event
         switch notice {
         case .failed(let region, let failure) where region.group == group:
-            let flags: CLMonitor.EventFlags
+            var flags = currentFlags
             switch failure {
             case .denied:
-                flags =
-                    runtime.authorization.authorization.accuracy == .reduced ? .accuracyLimited : .authorizationDenied
-            case .tooManyRegions: flags = .conditionLimitExceeded
-            default: flags = .conditionUnsupported
+                // The authorization's flags say why (globally off, denied, restricted, reduced accuracy).
+                if flags.isDisjoint(with: [.authorizationDeniedGlobally, .authorizationDenied, .authorizationRestricted,
+                                           .accuracyLimited]) {
+                    flags.insert(.authorizationDenied)
+                }
+            case .tooManyRegions: flags.insert(.conditionLimitExceeded)
+            default: flags.insert(.conditionUnsupported)
             }
             event = CLMonitor.Event(identifier: region.identifier, state: .unmonitored, date: now, flags: flags)
         case .determined(let region, let regionState, let fix) where region.group == group && fix != nil:
             let mapped: CLMonitor.Event.State =
                 regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
             guard record(for: region.identifier)?.lastEvent.state != mapped else { return }
-            event = CLMonitor.Event(identifier: region.identifier, state: mapped, date: fix?.timestamp ?? now)
+            event = CLMonitor.Event(
+                identifier: region.identifier, state: mapped, date: fix?.timestamp ?? now, flags: currentFlags)
         default:
             return
         }
@@ -151,7 +205,7 @@ final class MonitorCore: Sendable {
                 runtime.logger.warning("Skipping an unreadable monitor record", metadata: ["monitor": "\(name)"])
                 continue
             }
-            let flags: CLMonitor.EventFlags = stored.circular == nil ? .conditionUnsupported : []
+            let flags: CLMonitor.EventFlags = stored.circular == nil ? currentFlags.union(.conditionUnsupported) : currentFlags
             let event = CLMonitor.Event(
                 identifier: row.identifier, state: monitoringState, date: row.date, flags: flags)
             state.withLock { $0.records[row.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }

@@ -10,6 +10,14 @@ import Synchronization
 /// monitor name and come back when a monitor of the same name is created again.
 /// `BeaconIdentityCondition`s cannot be watched on Linux: their record holds an `unmonitored`
 /// event with `conditionUnsupported` set — never a made-up state.
+///
+/// The diagnostic flags come from real state (`MonitorCore.authorizationFlags`): Location Services
+/// off → `authorizationDeniedGlobally`; denied / restricted → `authorizationDenied` /
+/// `authorizationRestricted`; reduced accuracy → `accuracyLimited`; a prompt on screen →
+/// `authorizationRequestInProgress`; no database → `persistenceUnavailable`; too many conditions →
+/// `conditionLimitExceeded`. When the authorization changes, every record gets an event with its
+/// last state and the new flags. `insufficientlyInUse` and `serviceSessionRequired` stay false:
+/// Linux has no foreground/background app state.
 public actor CLMonitor {
     public struct CircularGeographicCondition: CLCondition {
         public let center: CLLocationCoordinate2D
@@ -103,8 +111,8 @@ public actor CLMonitor {
             self.date = date
             accuracyLimited = flags.contains(.accuracyLimited)
             authorizationDenied = flags.contains(.authorizationDenied)
-            authorizationDeniedGlobally = false
-            authorizationRequestInProgress = false
+            authorizationDeniedGlobally = flags.contains(.authorizationDeniedGlobally)
+            authorizationRequestInProgress = flags.contains(.authorizationRequestInProgress)
             authorizationRestricted = flags.contains(.authorizationRestricted)
             conditionLimitExceeded = flags.contains(.conditionLimitExceeded)
             conditionUnsupported = flags.contains(.conditionUnsupported)
@@ -122,6 +130,8 @@ public actor CLMonitor {
         static let conditionLimitExceeded = EventFlags(rawValue: 8)
         static let conditionUnsupported = EventFlags(rawValue: 16)
         static let persistenceUnavailable = EventFlags(rawValue: 32)
+        static let authorizationDeniedGlobally = EventFlags(rawValue: 64)
+        static let authorizationRequestInProgress = EventFlags(rawValue: 128)
     }
 
     public struct Record: Sendable {
