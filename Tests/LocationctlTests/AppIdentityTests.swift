@@ -54,3 +54,24 @@ import Testing
         #expect(!list.stdout.contains("org.example.probe"), "\(list)")
     }
 }
+
+/// CORELOCATION_SERVICES=off in a real process: locationServicesEnabled() is false, the app reads
+/// denied although it would be allowed, and a location request gets kCLErrorDenied, no position.
+@Suite struct ServicesSwitchProcessTests {
+    @Test func servicesOffDeniesARealProcess() async throws {
+        let sandbox = try Sandbox()
+        let plist = try sandbox.writeInfoPlist([
+            "CFBundleIdentifier": "org.example.probe",
+            "NSLocationWhenInUseUsageDescription": "The probe checks authorization.",
+        ])
+        _ = try await sandbox.locationctl("authorize", "org.example.probe", "when-in-use")
+        var extra = ["CORELOCATION_SIMULATE": "48.8584,2.2945", "CORELOCATION_INFO_PLIST": plist]
+        let on = try await sandbox.run(.probe, ["runloop"], extra: extra)
+        #expect(on.status == 0 && on.authorizationStatuses == [4], "\(on)")
+        extra["CORELOCATION_SERVICES"] = "off"
+        let off = try await sandbox.run(.probe, ["runloop"], extra: extra)
+        #expect(off.status == 4, "\(off)")
+        #expect(off.authorizationStatuses == [2], "\(off)")
+        #expect(!off.probeLines.contains { $0.kind == "location" }, "\(off)")
+    }
+}

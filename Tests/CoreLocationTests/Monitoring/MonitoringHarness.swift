@@ -31,7 +31,8 @@ struct MonitoringHarness {
         databasePath: String = MonitoringHarness.temporaryDatabase(),
         scenario: SimulationScenario = .fixed(latitude: 48.8584, longitude: 2.2945),
         level: AuthorizationLevel = .whenInUse, accuracy: AccuracyLevel = .full,
-        configuration: LocationEngine.Configuration = .init()
+        configuration: LocationEngine.Configuration = .init(),
+        services: LocationServicesSwitch = LocationServicesSwitch(isEnabled: true), persists: Bool = true
     ) throws {
         self.databasePath = databasePath
         let database = try LocationDatabase(path: databasePath)
@@ -41,11 +42,11 @@ struct MonitoringHarness {
         let source = try SimulatedLocationSource(scenario: scenario, scheduler: scheduler)
         let authorization = AuthorizationService(
             identity: Self.identity, store: store, prompter: nil, environmentPolicy: nil, sourcesAreSimulated: true,
-            logger: Logger(label: "tests")
+            services: services, logger: Logger(label: "tests")
         )
         runtime = LocationRuntime(
             sources: [source], scheduler: scheduler, authorization: authorization, configuration: configuration,
-            regionStore: RegionStore(database: database)
+            regionStore: persists ? RegionStore(database: database) : nil
         )
     }
 
