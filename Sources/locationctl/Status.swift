@@ -37,7 +37,9 @@ extension LocationCtl {
             let runtime = try source.installRuntime()
             let probeClient = runtime.addClient(label: "locationctl status") { _ in }
             // The probe needs no authorization prompt: it reads the engine, not the user's location.
-            runtime.send(.setAuthorization(ClientAuthorization(level: .whenInUse)), from: probeClient)
+            // Location Services off (CORELOCATION_SERVICES=off) powers nothing, not even for the probe.
+            let services = LocationServicesSwitch(isEnabled: runtime.authorization.servicesEnabled)
+            runtime.send(.setAuthorization(services.apply(to: ClientAuthorization(level: .whenInUse))), from: probeClient)
             runtime.send(.startUpdates(UpdateRequest()), from: probeClient)
             try await Task.sleep(for: .seconds(probe))
             var status = runtime.status()
