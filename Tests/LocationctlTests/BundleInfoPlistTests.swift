@@ -51,6 +51,21 @@ import Testing
         #expect(denied.authorizationStatuses == [2], "\(denied)")
     }
 
+    /// The installed layout: `/usr/lib/<app>/<app>` + `Info.plist`, `/usr/bin/<app>` a symbolic link.
+    @Test func runThroughASymbolicLinkTheRealDirectoryCounts() async throws {
+        let sandbox = try Sandbox()
+        let probe = try Self.installProbe(in: sandbox, folder: "lib/app")
+        try Self.place(try sandbox.writeInfoPlist(Self.keys), at: "lib/app/Info.plist", in: sandbox)
+        let bin = sandbox.directory.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let link = bin.appendingPathComponent("app")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: probe)
+        let run = try await sandbox.run(.bundleProbe, ["10"], extra: Self.simulate, executable: link)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.first?.hasPrefix("bundle NSLocationWhenInUseUsageDescription present") == true, "\(run)")
+        #expect(run.lines.last == "location 48.858400 2.294500", "\(run)")
+    }
+
     @Test func inResourcesBothSeeIt() async throws {
         let sandbox = try Sandbox()
         let probe = try Self.installProbe(in: sandbox)
