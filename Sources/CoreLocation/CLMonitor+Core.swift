@@ -95,7 +95,8 @@ final class MonitorCore: Sendable {
         remove(identifier)
         guard let circle = condition as? CLMonitor.CircularGeographicCondition else {
             let event = CLMonitor.Event(
-                identifier: identifier, state: .unmonitored, date: now, flags: currentFlags.union(.conditionUnsupported))
+                identifier: identifier, state: .unmonitored, date: now,
+                flags: currentFlags.union(.conditionUnsupported))
             update(CLMonitor.Record(condition: condition, lastEvent: event), yield: true)
             return
         }
@@ -205,7 +206,8 @@ final class MonitorCore: Sendable {
                 runtime.logger.warning("Skipping an unreadable monitor record", metadata: ["monitor": "\(name)"])
                 continue
             }
-            let flags: CLMonitor.EventFlags = stored.circular == nil ? currentFlags.union(.conditionUnsupported) : currentFlags
+            let flags: CLMonitor.EventFlags =
+                stored.circular == nil ? currentFlags.union(.conditionUnsupported) : currentFlags
             let event = CLMonitor.Event(
                 identifier: row.identifier, state: monitoringState, date: row.date, flags: flags)
             state.withLock { $0.records[row.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }

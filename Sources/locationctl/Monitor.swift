@@ -56,7 +56,8 @@ extension LocationCtl {
                     region.longitude.isFinite, (-180...180).contains(region.longitude)
                 else {
                     throw ValidationError(
-                        "--region \(region.text): the centre must be a latitude in -90…90 and a longitude in -180…180.")
+                        "--region \(region.text): the centre must be a latitude in -90…90 "
+                            + "and a longitude in -180…180.")
                 }
                 guard region.radius.isFinite, region.radius > 0 else {
                     throw ValidationError("--region \(region.text): the radius must be a positive number of metres.")

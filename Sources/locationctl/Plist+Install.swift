@@ -19,10 +19,14 @@ extension LocationCtl.Plist {
         @Option(help: "The executable product it is for (checked to exist in the products directory).")
         var product: String?
 
-        @Option(name: .customLong("bin-path"), help: ArgumentHelp("The directory holding the executable.", valueName: "dir"))
+        @Option(
+            name: .customLong("bin-path"),
+            help: ArgumentHelp("The directory holding the executable.", valueName: "dir"))
         var binPath: String?
 
-        @Option(name: .customLong("package-path"), help: ArgumentHelp("The package (for swift build --show-bin-path).", valueName: "dir"))
+        @Option(
+            name: .customLong("package-path"),
+            help: ArgumentHelp("The package (for swift build --show-bin-path).", valueName: "dir"))
         var packagePath = "."
 
         @Option(name: [.customShort("c"), .customLong("configuration")], help: "debug or release.")
@@ -53,13 +57,15 @@ extension LocationCtl.Plist {
                 throw ExitCode(66)
             }
             if !plist.keys.contains(where: { $0.hasPrefix("NSLocation") }) {
-                printError("Note: \(input) has no NSLocation… usage description; authorization requests will be ignored.")
+                printError(
+                    "Note: \(input) has no NSLocation… usage description; authorization requests will be ignored.")
             }
             let directory = try binPath ?? showBinPath()
             if let product {
                 let executable = (directory as NSString).appendingPathComponent(product)
                 guard FileManager.default.isExecutableFile(atPath: executable) else {
-                    printError("No executable \(product) in \(directory); build it first (swift build --product \(product)).")
+                    printError(
+                        "No executable \(product) in \(directory); build it first (swift build --product \(product)).")
                     throw ExitCode(66)
                 }
             }
@@ -80,7 +86,9 @@ extension LocationCtl.Plist {
         private func showBinPath() throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swift", "build", "--show-bin-path", "--package-path", packagePath, "-c", configuration]
+            process.arguments = [
+                "swift", "build", "--show-bin-path", "--package-path", packagePath, "-c", configuration,
+            ]
             let output = Pipe()
             process.standardOutput = output
             process.standardInput = FileHandle.nullDevice
@@ -95,7 +103,8 @@ extension LocationCtl.Plist {
             let path = String(decoding: data, as: UTF8.self)
                 .split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             guard process.terminationStatus == 0, path.hasPrefix("/") else {
-                printError("`swift build --show-bin-path` failed in \(packagePath); give the directory with --bin-path.")
+                printError(
+                    "`swift build --show-bin-path` failed in \(packagePath); give the directory with --bin-path.")
                 throw ExitCode(69)
             }
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

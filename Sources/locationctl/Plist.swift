@@ -39,13 +39,17 @@ extension LocationCtl.Plist {
         @Option(help: "CFBundleName: the name shown when asking for authorization.")
         var name: String?
 
-        @Option(name: .customLong("when-in-use"), help: "NSLocationWhenInUseUsageDescription: why the app wants your location.")
+        @Option(
+            name: .customLong("when-in-use"),
+            help: "NSLocationWhenInUseUsageDescription: why the app wants your location.")
         var whenInUse = "This app uses your location while you use it."
 
         @Option(help: "NSLocationAlwaysAndWhenInUseUsageDescription: why the app wants it in the background too.")
         var always: String?
 
-        @Flag(name: .customLong("reduced-accuracy"), help: "NSLocationDefaultAccuracyReduced: ask for approximate locations.")
+        @Flag(
+            name: .customLong("reduced-accuracy"),
+            help: "NSLocationDefaultAccuracyReduced: ask for approximate locations.")
         var reducedAccuracy = false
 
         @Option(help: ArgumentHelp("Where to write the file.", valueName: "path"))
@@ -56,13 +60,15 @@ extension LocationCtl.Plist {
 
         func validate() throws {
             if whenInUse.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                throw ValidationError("--when-in-use needs a non-empty description (Core Location ignores an empty one)")
+                throw ValidationError(
+                    "--when-in-use needs a non-empty description (Core Location ignores an empty one)")
             }
             if let always, always.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--always needs a non-empty description")
             }
             if let identifier, identifier.isEmpty || identifier.contains(where: \.isWhitespace) {
-                throw ValidationError("--identifier must be a reverse-DNS name without spaces, e.g. com.example.tracker")
+                throw ValidationError(
+                    "--identifier must be a reverse-DNS name without spaces, e.g. com.example.tracker")
             }
             if output.isEmpty { throw ValidationError("--output needs a path") }
         }

@@ -39,7 +39,8 @@ extension LocationCtl {
             // The probe needs no authorization prompt: it reads the engine, not the user's location.
             // Location Services off (CORELOCATION_SERVICES=off) powers nothing, not even for the probe.
             let services = LocationServicesSwitch(isEnabled: runtime.authorization.servicesEnabled)
-            runtime.send(.setAuthorization(services.apply(to: ClientAuthorization(level: .whenInUse))), from: probeClient)
+            let probeAuthorization = services.apply(to: ClientAuthorization(level: .whenInUse))
+            runtime.send(.setAuthorization(probeAuthorization), from: probeClient)
             runtime.send(.startUpdates(UpdateRequest()), from: probeClient)
             try await Task.sleep(for: .seconds(probe))
             var status = runtime.status()

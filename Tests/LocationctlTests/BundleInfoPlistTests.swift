@@ -40,7 +40,8 @@ import Testing
         try Self.place(try sandbox.writeInfoPlist(Self.keys), at: "app/Info.plist", in: sandbox)
         let run = try await sandbox.run(.bundleProbe, ["10"], extra: Self.simulate, executable: probe)
         #expect(run.status == 0, "\(run)")
-        #expect(run.lines.first == "bundle NSLocationWhenInUseUsageDescription present path=\(probe.deletingLastPathComponent().path)", "\(run)")
+        let directory = probe.deletingLastPathComponent().path
+        #expect(run.lines.first == "bundle NSLocationWhenInUseUsageDescription present path=\(directory)", "\(run)")
         #expect(run.authorizationStatuses == [0, 4], "\(run)")
         #expect(run.lines.last == "location 48.858400 2.294500", "\(run)")
         #expect(!run.stderr.contains(Self.notice), "\(run)")
@@ -87,7 +88,8 @@ import Testing
             at: probe.deletingLastPathComponent().appendingPathComponent("Resources"), withIntermediateDirectories: true
         )
         try Self.place(try sandbox.writeInfoPlist(Self.keys), at: "app/Info.plist", in: sandbox)
-        let run = try await sandbox.run(.bundleProbe, ["--request-anyway", "2"], extra: Self.simulate, executable: probe)
+        let run = try await sandbox.run(
+            .bundleProbe, ["--request-anyway", "2"], extra: Self.simulate, executable: probe)
         #expect(run.lines.first?.hasPrefix("bundle NSLocationWhenInUseUsageDescription missing") == true, "\(run)")
         #expect(run.status == 5, "\(run)")
         #expect(run.authorizationStatuses == [0], "\(run)")
@@ -103,7 +105,9 @@ import Testing
         // The wrapper refuses to ask: Bundle.main lacks the key.
         let refused = try await sandbox.run(.bundleProbe, ["10"], extra: extra, executable: probe)
         #expect(refused.status == 6, "\(refused)")
-        #expect(refused.lines == ["bundle NSLocationWhenInUseUsageDescription missing path=\(probe.deletingLastPathComponent().path)", "refused"], "\(refused)")
+        let directory = probe.deletingLastPathComponent().path
+        let expected = ["bundle NSLocationWhenInUseUsageDescription missing path=\(directory)", "refused"]
+        #expect(refused.lines == expected, "\(refused)")
         #expect(Self.occurrences(of: Self.notice, in: refused.stderr) == 1, "\(refused)")
         #expect(refused.stderr.contains("\(probe.deletingLastPathComponent().path)/Info.plist"), "\(refused)")
         // Core Location itself still reads it: plain iOS code that asks anyway is authorized.
@@ -119,7 +123,8 @@ import Testing
         try Self.place(
             try sandbox.writeInfoPlist(Self.keys), at: "app/\(Tool.bundleProbe.rawValue)-Info.plist", in: sandbox
         )
-        let asked = try await sandbox.run(.bundleProbe, ["--request-anyway", "10"], extra: Self.simulate, executable: probe)
+        let asked = try await sandbox.run(
+            .bundleProbe, ["--request-anyway", "10"], extra: Self.simulate, executable: probe)
         #expect(asked.status == 0, "\(asked)")
         #expect(asked.lines.first?.hasPrefix("bundle NSLocationWhenInUseUsageDescription missing") == true, "\(asked)")
         #expect(Self.occurrences(of: Self.notice, in: asked.stderr) == 1, "\(asked)")
@@ -145,7 +150,8 @@ import Testing
         let refused = try await sandbox.run(.bundleProbe, ["10"], extra: Self.simulate, executable: probe)
         #expect(refused.status == 6, "\(refused)")
         #expect(!refused.stderr.contains(Self.notice), "\(refused)")
-        let asked = try await sandbox.run(.bundleProbe, ["--request-anyway", "2"], extra: Self.simulate, executable: probe)
+        let asked = try await sandbox.run(
+            .bundleProbe, ["--request-anyway", "2"], extra: Self.simulate, executable: probe)
         #expect(asked.status == 5, "\(asked)")
         #expect(asked.authorizationStatuses == [0], "\(asked)")
         #expect(!asked.lines.contains { $0.hasPrefix("location") || $0.hasPrefix("error") }, "\(asked)")

@@ -50,7 +50,10 @@ import Testing
     }
 
     @Test func deniedRestrictedAndReducedAccuracyHaveTheirOwnFlag() async throws {
-        for (level, accuracy) in [(AuthorizationLevel.denied, AccuracyLevel.full), (.restricted, .full), (.whenInUse, .reduced)] {
+        let cases: [(AuthorizationLevel, AccuracyLevel)] = [
+            (.denied, .full), (.restricted, .full), (.whenInUse, .reduced),
+        ]
+        for (level, accuracy) in cases {
             let h = try MonitoringHarness(level: level, accuracy: accuracy)
             let monitor = CLMonitor("flags", runtime: h.runtime)
             await monitor.add(Self.tower, identifier: "tower")
