@@ -78,6 +78,7 @@ let package = Package(
                 "CoreLocationEngine",
                 "CoreLocationSources",
                 "CoreLocationStorage",
+                "CoreLocationGeocoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
