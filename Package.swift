@@ -111,6 +111,12 @@ let package = Package(
             dependencies: ["CoreLocationSources"],
             swiftSettings: strictSettings
         ),
+        // libFuzzer target for the GPX parser (scripts/fuzz/gpx.sh); a plain build makes a replayer.
+        .executableTarget(
+            name: "CoreLocationFuzzGPX",
+            dependencies: ["CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),
         .testTarget(name: "CoreLocationEngineTests", dependencies: ["CoreLocationEngine"], swiftSettings: strictSettings),
         .testTarget(
