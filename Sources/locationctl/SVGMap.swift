@@ -75,7 +75,7 @@ struct SVGMap {
             )
             svg.text(
                 region.identifier, x: centre.x, y: centre.y - radius - 6,
-                attributes: "text-anchor=\"middle\" fill=\"\(Palette.regionStroke)\" font-weight=\"bold\""
+                attributes: "text-anchor=\"middle\" fill=\"\(Palette.regionStroke)\" font-weight=\"bold\" \(Self.halo)"
             )
         }
     }
@@ -126,11 +126,14 @@ struct SVGMap {
             )
             svg.circle(x: p.x, y: p.y, radius: 4, attributes: "fill=\"\(Palette.visitStroke)\"")
             svg.text(
-                Self.visitLabel(visit), x: p.x + radius + 4, y: p.y + 4,
-                attributes: "fill=\"\(Palette.visitStroke)\" font-weight=\"bold\""
+                Self.visitLabel(visit), x: p.x, y: p.y - radius - 6,
+                attributes: "text-anchor=\"middle\" fill=\"\(Palette.visitStroke)\" font-weight=\"bold\" \(Self.halo)"
             )
         }
     }
+
+    /// A white outline under label text, so a label stays readable over the track.
+    static let halo = "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\""
 
     /// The engine reports a visit at arrival and again at departure: keep the latest of each.
     static func distinctVisits(_ visits: [Visit]) -> [Visit] {
