@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Builds the DocC catalog: `swift package generate-documentation --target CoreLocation` (.ci/run).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
@@ -78,6 +80,7 @@ let package = Package(
                 "CoreLocationEngine",
                 "CoreLocationSources",
                 "CoreLocationStorage",
+                "CoreLocationGeocoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -112,6 +115,12 @@ let package = Package(
         // libFuzzer target for the gpsd JSON decoder (-DFUZZING); a plain build makes a replayer.
         .executableTarget(
             name: "CoreLocationFuzzGPSDJSON",
+            dependencies: ["CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
+        // libFuzzer target for the GPX parser (scripts/fuzz/gpx.sh); a plain build makes a replayer.
+        .executableTarget(
+            name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationSources"],
             swiftSettings: strictSettings
         ),

@@ -47,7 +47,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
 
     /// SwiftPM links an executable's entry point as `<Target>_main` and aliases `main` to it, which
     /// would shadow libFuzzer's `main`; so the entry point hands over to libFuzzer's driver itself.
-    @_cdecl("GPSDJSONFuzz_main")
+    @_cdecl("CoreLocationFuzzGPSDJSON_main")
     public func fuzzMain(
         _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     ) -> CInt {

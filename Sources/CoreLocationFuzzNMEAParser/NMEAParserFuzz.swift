@@ -46,7 +46,7 @@ func check(_ event: NMEAEpochEvent) {
         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
     ) -> Int32
 
-    @_cdecl("NMEAParserFuzz_main")
+    @_cdecl("CoreLocationFuzzNMEAParser_main")
     func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
         var count = argc
         var arguments = argv

@@ -48,7 +48,7 @@ func fuzzOne(_ data: UnsafeRawBufferPointer) {
         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
     ) -> Int32
 
-    @_cdecl("NMEAStreamFuzz_main")
+    @_cdecl("CoreLocationFuzzNMEAStream_main")
     func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
         var count = argc
         var arguments = argv
