@@ -76,34 +76,38 @@ extension Int {
     func floorDiv(_ d: Int) -> Int { self >= 0 ? self / d : -((-self + d - 1) / d) }
 }
 
-var output = Output()
-func emit(_ fix: Fix) {
-    var line = "{\"class\":\"TPV\",\"time\":\"\(iso8601(fix.timestamp.timeIntervalSince1970))\""
-    line += ",\"lat\":\(fix.latitude),\"lon\":\(fix.longitude)"
-    if fix.verticalAccuracy >= 0 {
-        line += ",\"altHAE\":\(fix.ellipsoidalAltitude),\"altMSL\":\(fix.altitude)"
+/// Reads the whole input, writing one JSON line per fix (locals only: no global state to isolate).
+func decode(_ input: Int32) {
+    var output = Output()
+    func emit(_ fix: Fix) {
+        var line = "{\"class\":\"TPV\",\"time\":\"\(iso8601(fix.timestamp.timeIntervalSince1970))\""
+        line += ",\"lat\":\(fix.latitude),\"lon\":\(fix.longitude)"
+        if fix.verticalAccuracy >= 0 {
+            line += ",\"altHAE\":\(fix.ellipsoidalAltitude),\"altMSL\":\(fix.altitude)"
+        }
+        if fix.speed >= 0 { line += ",\"speed\":\(fix.speed)" }
+        if fix.course >= 0 { line += ",\"track\":\(fix.course)" }
+        if fix.horizontalAccuracy >= 0 { line += ",\"eph\":\(fix.horizontalAccuracy)" }
+        if fix.verticalAccuracy >= 0 { line += ",\"epv\":\(fix.verticalAccuracy)" }
+        line += "}\n"
+        output.append(line)
     }
-    if fix.speed >= 0 { line += ",\"speed\":\(fix.speed)" }
-    if fix.course >= 0 { line += ",\"track\":\(fix.course)" }
-    if fix.horizontalAccuracy >= 0 { line += ",\"eph\":\(fix.horizontalAccuracy)" }
-    if fix.verticalAccuracy >= 0 { line += ",\"epv\":\(fix.verticalAccuracy)" }
-    line += "}\n"
-    output.append(line)
-}
-
-var decoder = NMEAStreamDecoder(referenceDate: nil)
-let received = Date(timeIntervalSince1970: 1_767_225_600)
-var chunk = [UInt8](repeating: 0, count: 1 << 16)
-while true {
-    let count = chunk.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { read(input, $0, bytes.count) } ?? -1 }
-    if count <= 0 { break }
-    chunk.withUnsafeBytes { bytes in
-        decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), receivedAt: received) { event, _ in
-            if case .fix(let fix) = event { emit(fix) }
+    var decoder = NMEAStreamDecoder(referenceDate: nil)
+    let received = Date(timeIntervalSince1970: 1_767_225_600)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { read(input, $0, bytes.count) } ?? -1 }
+        if count <= 0 { break }
+        chunk.withUnsafeBytes { bytes in
+            decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), receivedAt: received) { event, _ in
+                if case .fix(let fix) = event { emit(fix) }
+            }
         }
     }
+    decoder.finish(receivedAt: received) { event, _ in
+        if case .fix(let fix) = event { emit(fix) }
+    }
+    output.flush()
 }
-decoder.finish(receivedAt: received) { event, _ in
-    if case .fix(let fix) = event { emit(fix) }
-}
-output.flush()
+
+decode(input)
