@@ -96,7 +96,9 @@ func decode(_ input: Int32) {
     let received = Date(timeIntervalSince1970: 1_767_225_600)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let count = chunk.withUnsafeMutableBytes { bytes in bytes.baseAddress.map { read(input, $0, bytes.count) } ?? -1 }
+        let count = chunk.withUnsafeMutableBytes { bytes in
+            bytes.baseAddress.map { read(input, $0, bytes.count) } ?? -1
+        }
         if count <= 0 { break }
         chunk.withUnsafeBytes { bytes in
             decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), receivedAt: received) { event, _ in
