@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# NMEA decoding throughput: our parser against gpsd's gpsdecode and pynmea2, on the same seeded log
-# of 10^6 mixed sentences, in one run.
+# NMEA decoding: ours against gpsd's gpsdecode and pynmea2 on the same seeded log, in one run.
+#  1. as processes, the same work: the log file in, one JSON line per fix out (ours: NMEADecode;
+#     gpsd: gpsdecode -j), alternating, REPETITIONS each, medians; checks both wrote the same fixes;
+#  2. in memory: our splitter + parser against pynmea2.parse (lazy fields) and pynmea2 with every
+#     typed field read; our full pipeline to fixes, all with the same REPETITIONS (medians).
 # Usage: Benchmarks/nmea/run.sh [SENTENCES] [REPETITIONS]     (defaults 1000000 and 5)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -31,29 +34,23 @@ swift build -c release --package-path "$here" --scratch-path "$here/.build" >"$o
     || { cat "$out/swift-build.log"; exit 1; }
 swiftbin="$(swift build -c release --package-path "$here" --scratch-path "$here/.build" --show-bin-path)"
 
-echo "== timing (medians)"
+echo "== processes: log in, JSON lines of fixes out (median of $reps, alternating)"
+process_lines="$(python3 "$here/processes.py" "$out/log.nmea" "$n" "$reps" "$out" "$swiftbin/NMEADecode")"
+echo "$process_lines"
+echo "== in memory (median of $reps each)"
 swift_lines="$("$swiftbin/NMEABench" "$out/log.nmea" "$reps")"
 echo "$swift_lines"
-gpsdecode_rate="$(python3 - "$out/log.nmea" "$n" "$reps" <<'PY'
-import subprocess, sys, time
-path, n, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rates = []
-for _ in range(max(1, min(reps, 3))):
-    with open(path, "rb") as f:
-        start = time.perf_counter()
-        subprocess.run(["gpsdecode"], stdin=f, stdout=subprocess.DEVNULL, check=True)
-        rates.append(n / (time.perf_counter() - start))
-rates.sort()
-print(int(rates[len(rates) // 2]))
-PY
-)"
-echo "gpsdecode $n sentences $gpsdecode_rate sentences/s (median of $(( reps < 3 ? reps : 3 )); decodes, assembles, prints JSON to /dev/null)"
-pynmea2_line="$("$out/venv/bin/python" "$here/pynmea2_bench.py" "$out/log.nmea" 1)"
+pynmea2_line="$("$out/venv/bin/python" "$here/pynmea2_bench.py" "$out/log.nmea" "$reps")"
 echo "$pynmea2_line"
+typed_line="$("$out/venv/bin/python" "$here/pynmea2_bench.py" "$out/log.nmea" "$reps" --typed)"
+echo "$typed_line"
 
-parse_rate="$(echo "$swift_lines" | awk '/^swift-parse/ {print $4}')"
-pipeline_rate="$(echo "$swift_lines" | awk '/^swift-pipeline/ {print $4}')"
-pynmea2_rate="$(echo "$pynmea2_line" | awk '{print $4}')"
-python3 -c "import sys; p, f, g, y = map(float, sys.argv[1:]); \
-print('ratios: pipeline/gpsdecode %.1fx (target >= 2x)   parse/pynmea2 %.1fx (target >= 20x)' % (f / g, p / y))" \
-    "$parse_rate" "$pipeline_rate" "$gpsdecode_rate" "$pynmea2_rate"
+rate() { echo "$1" | awk -v k="$2" '$1 == k {print $5}'; }
+python3 - "$(rate "$process_lines" swift-decode)" "$(rate "$process_lines" gpsdecode)" \
+    "$(echo "$swift_lines" | awk '/^swift-parse/ {print $4}')" "$(echo "$pynmea2_line" | awk '{print $4}')" \
+    "$(echo "$typed_line" | awk '{print $4}')" <<'PY'
+import sys
+ours, gpsd, parse, lazy, typed = map(float, sys.argv[1:])
+print(f"RESULT nmea: process (file in, fixes as JSON out) {ours / gpsd:.1f}x gpsdecode (target >= 2x); "
+      f"in-memory parse {parse / lazy:.1f}x pynmea2 lazy, {parse / typed:.1f}x pynmea2 typed (target >= 20x)")
+PY

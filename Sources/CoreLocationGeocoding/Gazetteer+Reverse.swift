@@ -12,6 +12,11 @@ extension Gazetteer {
         500 + 8 * Double(population).squareRoot()
     }
 
+    /// How far (m) from a place a point may be for the place to be its locality or district: max(3 radii, 15 km).
+    static func localityReach(population: UInt32) -> Double {
+        max(3 * coverageRadius(population: population), 15_000)
+    }
+
     /// How far (m) from a place a point outside every polygon may be and still take the place's country.
     static let coastalReach = 3_000.0
 
@@ -99,14 +104,14 @@ extension Gazetteer {
         var nearest: Int?
         var nearestScore = Double.infinity
         var covering: Int?
-        placeGrid.forEachPlace(nearLatitude: lat, longitude: lon, radius: 2) { index in
-            if let country, places.country[index] != country { return }
+        // The grid skips the places of other countries and those beyond their reach (neither can be chosen).
+        placeGrid.forEachPlace(near: lat, longitude: lon, radius: 2, country: country, cosLat: cosLat) { index in
             let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
             let radius = Self.coverageRadius(population: places.population[index])
             if d <= radius, places.population[index] > covering.map({ places.population[$0] }) ?? 0 {
                 covering = index
             }
-            guard d <= max(3 * radius, 15_000) else { return }
+            guard d <= Self.localityReach(population: places.population[index]) else { return }
             let score = d / radius
             if score < nearestScore {
                 nearestScore = score
@@ -131,8 +136,9 @@ extension Gazetteer {
         for rows in 0...maxRadius {
             let columns = min(PlaceGrid.columns / 2, Int((Double(rows) * stretch).rounded(.up)))
             let window = (rows: rows, columns: columns)
-            placeGrid.forEachPlace(latitude: lat, longitude: lon, window: window, excluding: inner) { index in
-                if let country, places.country[index] != country { return }
+            placeGrid.forEachPlace(
+                latitude: lat, longitude: lon, window: window, excluding: inner, country: country
+            ) { index in
                 let d = distance(index, lat: lat, lon: lon, cosLat: cosLat)
                 if d < best?.distance ?? .infinity { best = (index, d) }
             }

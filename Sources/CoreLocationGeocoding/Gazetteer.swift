@@ -83,7 +83,9 @@ public final class Gazetteer: Sendable {
         self.countries = countries
         self.countryByCode = countryByCode
         self.abbreviations = abbreviations
-        self.placeGrid = PlaceGrid(latitude: places.latitude, longitude: places.longitude)
+        self.placeGrid = PlaceGrid(
+            latitude: places.latitude, longitude: places.longitude, country: places.country,
+            reach: places.population.map(Self.localityReach(population:)))
         self.codesWithPlaces = Set(places.country)
     }
 

@@ -1,6 +1,8 @@
 // Reverse-geocoding benchmark: load time, resident memory, per-query latency (p50/p99) and batch
 // throughput over seeded points, plus each point's answer for the accuracy comparison.
-// Usage: GeocodingBench GAZETTEER POINTS.bin OUT.tsv [REPETITIONS]
+// Usage: GeocodingBench GAZETTEER POINTS.bin OUT.tsv [REPETITIONS] [LABEL]
+// Loads the gazetteer REPETITIONS times (the first load is the cold one: first in this process; the rest
+// are warm), as bench_reverse_geocoder.py does with the same count.
 import Foundation
 import CoreLocationGeocoding
 
@@ -29,7 +31,8 @@ guard arguments.count >= 4 else {
 }
 let gazetteerURL = URL(fileURLWithPath: arguments[1])
 let points = readPoints(arguments[2])
-let repetitions = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
+let repetitions = max(2, arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5)
+let label = arguments.count > 5 ? arguments[5] : "swift"
 let clock = ContinuousClock()
 
 let rssBefore = residentKiB()
@@ -46,7 +49,9 @@ guard let gazetteer else {
     exit(1)
 }
 let rssAfter = residentKiB()
-loadTimes.sort()
+let coldLoad = loadTimes[0]
+var warmLoads = Array(loadTimes.dropFirst())
+warmLoads.sort()
 
 // Single queries: each one timed on its own.
 var latencies: [Double] = []
@@ -103,16 +108,29 @@ for ((lat, lon), place) in zip(points, answers) {
     out += "\(lat)\t\(lon)\t\(place?.isoCountryCode ?? "")\t\(place?.timeZone ?? "")\t\(place?.locality ?? "")\n"
 }
 try? out.write(toFile: arguments[3], atomically: true, encoding: .utf8)
+// Every field of every answer, to check that a change to the look-up keeps the answers identical.
+if let dump = ProcessInfo.processInfo.environment["GEOCODING_BENCH_DUMP"] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var lines = Data()
+    for place in answers {
+        lines.append((try? place.map { try encoder.encode($0) }) ?? Data("null".utf8))
+        lines.append(0x0A)
+    }
+    FileManager.default.createFile(atPath: dump, contents: lines)
+}
 
-print(String(format: "swift load_ms_min %.1f load_ms_median %.1f load_ms_max %.1f rss_growth_mib %.1f",
-             loadTimes[0] * 1000, loadTimes[loadTimes.count / 2] * 1000, loadTimes[loadTimes.count - 1] * 1000,
+print(label, String(format: "loads %d load_ms_cold %.1f load_ms_warm_median %.1f rss_growth_mib %.1f",
+             loadTimes.count, coldLoad * 1000, warmLoads[warmLoads.count / 2] * 1000,
              Double(rssAfter - rssBefore) / 1024))
-print(String(format: "swift single_p50_us %.2f single_p99_us %.2f single_mean_us %.2f", p50, p99, mean))
-print(String(format: "swift land_p50_us %.2f land_p99_us %.2f land_points %d", landP50, landP99, land.count))
+print(label, String(format: "points %d single_p50_us %.2f single_p99_us %.2f single_mean_us %.2f",
+                    points.count, p50, p99, mean))
+print(label, String(format: "answered_p50_us %.2f answered_p99_us %.2f answered %d",
+                    landP50, landP99, land.count))
 if !forwardLatencies.isEmpty {
-    print(String(format: "swift forward_index_build_ms %.0f forward_p50_us %.1f forward_p99_us %.1f found %d/%d",
+    print(label, String(format: "forward_index_build_ms %.0f forward_p50_us %.1f forward_p99_us %.1f found %d/%d",
                  indexSeconds * 1000, forwardLatencies[forwardLatencies.count / 2] * 1e6,
                  forwardLatencies[forwardLatencies.count * 99 / 100] * 1e6, found, names.count))
 }
-print(String(format: "swift batch_per_query_us %.3f batch_queries_per_s %.0f (checksum %d)",
+print(label, String(format: "batch_per_query_us %.3f batch_queries_per_s %.0f (checksum %d)",
              batchMedian / Double(points.count) * 1e6, Double(points.count) / batchMedian, checksum))

@@ -37,5 +37,5 @@ for _ in 0..<repetitions {
     timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
 }
 timings.sort()
-output.withUnsafeBytes { FileManager.default.createFile(atPath: arguments[2], contents: Data($0)) }
+_ = output.withUnsafeBytes { FileManager.default.createFile(atPath: arguments[2], contents: Data($0)) }
 print("swift-geodesy \(count) \(String(format: "%.1f", timings[timings.count / 2]))")

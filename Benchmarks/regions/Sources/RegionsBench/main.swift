@@ -5,8 +5,11 @@ import CoreLocationGeodesy
 // Builds a CircleIndex over circles-N.bin, then per point of SET-N.bin (SET: points, the headline
 // set, by default; track, the random-walk fixes) times one query
 // (`circles(containingLatitude:longitude:into:)`, exact geodesic answer) individually and reports
-// the median and mean; checks the first BRUTE_QUERIES answers against a brute-force geodesic scan
-// and times that scan; reports bytes per circle from the index's capacities and from RSS.
+// the median and mean; times all points in one loop (bulk, median of 3, ns per point: what GEOS's
+// bulk STRtree query is compared with); checks EVERY answer against a scan of the circles sorted by
+// latitude (no index; geodesic for each circle within 1 km); times a full brute-force scan (every
+// circle) on the first BRUTE_QUERIES points; reports bytes per circle as resident growth while
+// building (the headline) and from the index's capacities.
 
 func readDoubles(_ path: String) -> [Double] {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -60,6 +63,62 @@ times.sort()
 let median = times[times.count / 2]
 let mean = Double(times.reduce(0, +)) / Double(times.count)
 
+func mismatchExit(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+// Bulk: every point in one loop, as a batch query would; median of 3 passes.
+var bulkTimes: [Double] = []
+for _ in 0..<3 {
+    var bulkHits = 0
+    let start = nanoseconds()
+    for q in 0..<queries {
+        result.removeAll(keepingCapacity: true)
+        index.circles(containingLatitude: points[2 * q], longitude: points[2 * q + 1], into: &result)
+        bulkHits += result.count
+    }
+    bulkTimes.append(Double(nanoseconds() - start) / Double(max(1, queries)))
+    if bulkHits != hits { mismatchExit("bulk pass found \(bulkHits) hits, single queries \(hits)") }
+}
+bulkTimes.sort()
+
+// Every answer against a scan without the index: circles sorted by latitude; for each point, every
+// circle whose centre is within the latitude band any circle reaching the point must be in, decided by
+// the geodesic when its flat-earth distance is within 1 km (radii here are at most 300 m).
+let byLatitude = (0..<n).sorted { circles[3 * $0] < circles[3 * $1] }
+let sortedLatitudes = byLatitude.map { circles[3 * $0] }
+let maxRadius = stride(from: 2, to: circles.count, by: 3).map { circles[$0] }.max() ?? 0
+let band = (maxRadius + 100) / 110_000  // degrees: more than any circle's latitude reach
+var checked = 0
+var wrong = 0
+for q in 0..<queries {
+    let lat = points[2 * q]
+    let lon = points[2 * q + 1]
+    let cosLat = cos(lat * Double.pi / 180)
+    var low = 0, high = sortedLatitudes.count
+    while low < high {
+        let mid = (low + high) / 2
+        if sortedLatitudes[mid] < lat - band { low = mid + 1 } else { high = mid }
+    }
+    var found: [CircleIndex.Handle] = []
+    var k = low
+    while k < sortedLatitudes.count, sortedLatitudes[k] <= lat + band {
+        let i = byLatitude[k]
+        k += 1
+        let dy = (circles[3 * i] - lat) * 111_132
+        let dx = (circles[3 * i + 1] - lon) * 111_320 * cosLat
+        if dx * dx + dy * dy > 1_000_000 { continue }
+        let d = Geodesic.wgs84.inverse(
+            latitude1: circles[3 * i], longitude1: circles[3 * i + 1], latitude2: lat, longitude2: lon)
+        if d.distance <= circles[3 * i + 2] { found.append(CircleIndex.Handle(i)) }
+    }
+    result.removeAll(keepingCapacity: true)
+    index.circles(containingLatitude: lat, longitude: lon, into: &result)
+    if Set(result) != Set(found) { wrong += 1 }
+    checked += 1
+}
+
 // Brute force on the first queries: every circle, flat-earth prefilter with a geodesic decision near
 // the boundary is what a careful scan does; we use the geodesic for every circle within 1 km.
 var bruteTimes: [UInt64] = []
@@ -88,5 +147,6 @@ print(
     "swift-circleindex n=\(n) set=\(pointSet) queries=\(queries) median_ns=\(median) mean_ns=\(Int(mean)) "
         + "bytes_per_circle_capacity=\(index.estimatedBytes / n) bytes_per_circle_rss=\((after - before) * 1024 / n) "
         + "hits=\(hits) brute_median_ns=\(bruteTimes.isEmpty ? 0 : bruteTimes[bruteTimes.count / 2]) "
-        + "brute_checked=\(bruteTimes.count) mismatches=\(mismatches)"
+        + "brute_timed=\(bruteTimes.count) brute_mismatches=\(mismatches) "
+        + "bulk_ns_per_point=\(Int(bulkTimes[1])) checked_all=\(checked) mismatches_all=\(wrong)"
 )
