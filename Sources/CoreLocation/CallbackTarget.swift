@@ -1,3 +1,4 @@
+import CoreLocationSources
 import Dispatch
 import Foundation
 import Synchronization
@@ -76,6 +77,17 @@ final class CallbackTarget: Sendable {
             reference.perform { self.runMailbox() }
         case .manual:
             break
+        }
+    }
+
+    /// Like `enqueue`, counting the work in `flow` until it has run, so that a replay waits for this
+    /// thread (backpressure). A manual target does not count: its work runs when a test says so.
+    func enqueue(counting flow: DeliveryFlow, _ work: @escaping @Sendable () -> Void) {
+        if case .manual = destination { return enqueue(work) }
+        flow.sent()
+        enqueue {
+            work()
+            flow.done()
         }
     }
 

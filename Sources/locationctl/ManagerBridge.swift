@@ -1,5 +1,6 @@
 import CoreLocation
 import Foundation
+import Synchronization
 
 /// Turns a `CLLocationManager`'s delegate calls into an async stream for the commands, which
 /// run on the main actor: delegate calls arrive through the main queue, which the main actor drains.
@@ -11,6 +12,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         /// Automatic pausing began (true) or ended (false).
         case paused(Bool)
         case sourceFinished
+        /// A live source says why it has nothing (each new reason once).
+        case sourceProblem(String)
     }
 
     let events: AsyncStream<Event>
@@ -25,6 +28,17 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     func sourceFinished() {
         let continuation = self.continuation
         DispatchQueue.main.async { continuation.yield(.sourceFinished) }
+    }
+
+    private let lastProblem = Mutex<String?>(nil)
+
+    /// Reports why a source has nothing, once per distinct reason.
+    func sourceProblem(_ reason: String) {
+        let isNew = lastProblem.withLock { last -> Bool in
+            defer { last = reason }
+            return last != reason
+        }
+        if isNew { continuation.yield(.sourceProblem(reason)) }
     }
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {

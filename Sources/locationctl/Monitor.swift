@@ -31,7 +31,7 @@ extension LocationCtl {
         @OptionGroup var source: SourceOptions
 
         @Option(
-            name: .customLong("region"),
+            name: .customLong("region"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp(
                 "A circle to monitor: latitude, longitude, radius in metres, optional identifier.",
                 valueName: "lat,lon,radius[,id]")
@@ -117,6 +117,7 @@ extension LocationCtl {
             for circle in circles { manager.stopMonitoring(for: circle) }
             manager.stopMonitoringSignificantLocationChanges()
             runtime.send(.unregister, from: listener)
+            try SourceOptions.failIfNoNMEA(in: runtime)
         }
     }
 }
