@@ -200,6 +200,10 @@ package final class LocationRuntime: Sendable {
         let stale: (any ScheduledWork)? = core.withLock { core in
             let deadline = core.engine.nextDeadline
             if core.timer?.deadline == deadline { return nil }
+            // A later deadline keeps the armed, earlier timer: it fires, ticks (nothing is due yet)
+            // and re-arms. Re-arming on every fix instead would leave one cancelled dispatch timer per
+            // fix waiting for its time (a replay at thousands of fixes a second piled them up).
+            if let armed = core.timer?.deadline, let deadline, armed <= deadline { return nil }
             let old = core.timer?.work
             core.timer = nil
             if let deadline {
