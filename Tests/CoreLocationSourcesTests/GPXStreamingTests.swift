@@ -48,9 +48,9 @@ struct GPXStreamingTests {
     @Test("a truncated document is malformed at its last line")
     func truncated() throws {
         let text = "<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkpt>\n"
-        #expect(throws: GPXError(code: .malformedXML, line: 3, message: "not well-formed XML: the document ends inside <trkseg>")) {
-            try GPXParser().points(from: Data(text.utf8))
-        }
+        let error = #expect(throws: GPXError.self) { try GPXParser().points(from: Data(text.utf8)) }
+        #expect(error?.code == .malformedXML)
+        #expect(error?.line == 3)
     }
 
     @Test("points stream to the caller, who may stop early")
