@@ -105,6 +105,16 @@ final class CallbackTarget: Sendable {
             }
             if batch.isEmpty { return }
             for work in batch { work() }
+            if case .manual = destination { continue }
+            // One batch per turn: other work on this thread (an async consumer of the delegate's
+            // events, e.g. `for await` on the main actor) runs before the next batch, so a fast
+            // producer cannot keep this loop busy while what it delivered piles up downstream.
+            let more = mailbox.withLock { box -> Bool in
+                if box.work.isEmpty { box.scheduled = false }
+                return !box.work.isEmpty
+            }
+            if more { wakeUp() }
+            return
         }
     }
 }

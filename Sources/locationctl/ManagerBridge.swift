@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationSources
 import Foundation
 import Synchronization
 
@@ -25,12 +26,21 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     }
 
     /// Ends the stream after the events already on the main queue (a replay that finished).
-    func sourceFinished() {
+    func sourceFinished(after flow: DeliveryFlow) {
         let continuation = self.continuation
-        DispatchQueue.main.async { continuation.yield(.sourceFinished) }
+        Self.afterDeliveries(flow) { continuation.yield(.sourceFinished) }
     }
 
     private let lastProblem = Mutex<String?>(nil)
+
+    /// Runs `body` on the main queue once no counted delivery is queued: delegate calls go out in
+    /// batches, so the end of a replay must wait for the batches still on their way.
+    static func afterDeliveries(_ flow: DeliveryFlow, _ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.main.async {
+            if flow.inFlight > 0 { return afterDeliveries(flow, body) }
+            body()
+        }
+    }
 
     /// Reports why a source has nothing, once per distinct reason.
     func sourceProblem(_ reason: String) {

@@ -62,7 +62,7 @@ extension LocationCtl {
             let runtime = try source.installRuntime(monitoring: true)
             let bridge = MonitorBridge()
             runtime.observeSources { _, event in
-                if event == .finished { bridge.sourceFinished() }
+                if event == .finished { bridge.sourceFinished(after: runtime.flow) }
             }
             // The engine's region notices carry the fix that decided them; a second engine client
             // hears them with it, so each printed event has its exact time and coordinate.

@@ -66,7 +66,7 @@ extension LocationCtl {
             var session = try ManagerSession(source: source, accuracy: accuracy)
             let (runtime, bridge, manager) = (session.runtime, session.bridge, session.manager)
             runtime.observeSources { id, event in
-                if event == .finished { bridge.sourceFinished() }
+                if event == .finished { bridge.sourceFinished(after: runtime.flow) }
                 // Why a live source has nothing, said first (gpsd down: "connection refused at…").
                 if case .unavailable(let reason) = event, runtime.sources[id]?.descriptor.kind == "gpsd" {
                     bridge.sourceProblem(reason)
