@@ -339,7 +339,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         switch event {
         case let .delivery(delivery):
             let locations = delivery.fixes.map(CLLocation.init(fix:))
-            target.enqueue { [weak self] in
+            target.enqueue(counting: runtime.flow) { [weak self] in
                 guard let self else { return }
                 if let last = locations.last { state.withLock { $0.location = last } }
                 delegate?.locationManager(self, didUpdateLocations: locations)

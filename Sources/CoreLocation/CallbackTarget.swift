@@ -1,3 +1,4 @@
+import CoreLocationSources
 import Dispatch
 import Foundation
 import Synchronization
@@ -69,6 +70,10 @@ final class CallbackTarget: Sendable {
             return true
         }
         guard needsWakeUp else { return }
+        wakeUp()
+    }
+
+    private func wakeUp() {
         switch destination {
         case .mainQueue:
             DispatchQueue.main.async { self.runMailbox() }
@@ -76,6 +81,17 @@ final class CallbackTarget: Sendable {
             reference.perform { self.runMailbox() }
         case .manual:
             break
+        }
+    }
+
+    /// Like `enqueue`, counting the work in `flow` until it has run, so that a replay waits for this
+    /// thread (backpressure). A manual target does not count: its work runs when a test says so.
+    func enqueue(counting flow: DeliveryFlow, _ work: @escaping @Sendable () -> Void) {
+        if case .manual = destination { return enqueue(work) }
+        flow.sent()
+        enqueue {
+            work()
+            flow.done()
         }
     }
 
@@ -89,6 +105,16 @@ final class CallbackTarget: Sendable {
             }
             if batch.isEmpty { return }
             for work in batch { work() }
+            if case .manual = destination { continue }
+            // One batch per turn: other work on this thread (an async consumer of the delegate's
+            // events, e.g. `for await` on the main actor) runs before the next batch, so a fast
+            // producer cannot keep this loop busy while what it delivered piles up downstream.
+            let more = mailbox.withLock { box -> Bool in
+                if box.work.isEmpty { box.scheduled = false }
+                return !box.work.isEmpty
+            }
+            if more { wakeUp() }
+            return
         }
     }
 }

@@ -40,6 +40,9 @@ package final class LocationRuntime: Sendable {
     /// Where the app's regions and monitor records persist; nil keeps them for this run only.
     package let regionStore: RegionStore?
     package let configuration: LocationEngine.Configuration
+    /// Backpressure between the sources that support it (replays, stream readers) and delegate
+    /// delivery: a source waits while `flow.limit` deliveries are queued and not yet run.
+    package let flow = DeliveryFlow()
     private let core: Mutex<Core>
 
     init(
@@ -56,7 +59,10 @@ package final class LocationRuntime: Sendable {
         self.regionStore = regionStore
         self.configuration = configuration
         var byID: [SourceID: any LocationSource] = [:]
-        for source in sources { byID[source.descriptor.id] = source }
+        for source in sources {
+            byID[source.descriptor.id] = source
+            (source as? any FlowControlledSource)?.attach(flow)
+        }
         self.sources = byID
         core = Mutex(Core(engine: LocationEngine(sources: sources.map(\.descriptor), configuration: configuration)))
         _ = authorization.addObserver { [weak self] change in
@@ -194,6 +200,10 @@ package final class LocationRuntime: Sendable {
         let stale: (any ScheduledWork)? = core.withLock { core in
             let deadline = core.engine.nextDeadline
             if core.timer?.deadline == deadline { return nil }
+            // A later deadline keeps the armed, earlier timer: it fires, ticks (nothing is due yet)
+            // and re-arms. Re-arming on every fix instead would leave one cancelled dispatch timer per
+            // fix waiting for its time (a replay at thousands of fixes a second piled them up).
+            if let armed = core.timer?.deadline, let deadline, armed <= deadline { return nil }
             let old = core.timer?.work
             core.timer = nil
             if let deadline {

@@ -25,7 +25,9 @@ extension LocationCtl {
 
         @OptionGroup var source: SourceOptions
 
-        @Option(help: ArgumentHelp("Simulate a device turning at this rate (degrees per second).", valueName: "deg/s"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Simulate a device turning at this rate (degrees per second, < 0 anticlockwise).", valueName: "deg/s"))
         var rotate: Double?
 
         @Option(name: .customLong("sysfs-root"), help: ArgumentHelp("Where sysfs is mounted.", valueName: "path"))

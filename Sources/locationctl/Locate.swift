@@ -45,7 +45,7 @@ extension LocationCtl {
                 case let .failure(error):
                     try session.failIfDenied(error)
                     try fail(NoLocation(hasSource: true), code: ExitCodes.noLocation)
-                case .sourceFinished, .paused:
+                case .sourceFinished, .paused, .sourceProblem:
                     continue
                 }
             }

@@ -45,4 +45,6 @@ enum ExitCodes {
     static let notAuthorized = ExitCode(77)
     /// No location could be had (EX_UNAVAILABLE).
     static let noLocation = ExitCode(69)
+    /// The input holds no usable data, e.g. a file without one NMEA sentence (EX_DATAERR).
+    static let dataError = ExitCode(65)
 }

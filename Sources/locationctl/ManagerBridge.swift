@@ -1,5 +1,7 @@
 import CoreLocation
+import CoreLocationSources
 import Foundation
+import Synchronization
 
 /// Turns a `CLLocationManager`'s delegate calls into an async stream for the commands, which
 /// run on the main actor: delegate calls arrive through the main queue, which the main actor drains.
@@ -11,6 +13,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         /// Automatic pausing began (true) or ended (false).
         case paused(Bool)
         case sourceFinished
+        /// A live source says why it has nothing (each new reason once).
+        case sourceProblem(String)
     }
 
     let events: AsyncStream<Event>
@@ -22,9 +26,29 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     }
 
     /// Ends the stream after the events already on the main queue (a replay that finished).
-    func sourceFinished() {
+    func sourceFinished(after flow: DeliveryFlow) {
         let continuation = self.continuation
-        DispatchQueue.main.async { continuation.yield(.sourceFinished) }
+        Self.afterDeliveries(flow) { continuation.yield(.sourceFinished) }
+    }
+
+    private let lastProblem = Mutex<String?>(nil)
+
+    /// Runs `body` on the main queue once no counted delivery is queued: delegate calls go out in
+    /// batches, so the end of a replay must wait for the batches still on their way.
+    static func afterDeliveries(_ flow: DeliveryFlow, _ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.main.async {
+            if flow.inFlight > 0 { return afterDeliveries(flow, body) }
+            body()
+        }
+    }
+
+    /// Reports why a source has nothing, once per distinct reason.
+    func sourceProblem(_ reason: String) {
+        let isNew = lastProblem.withLock { last -> Bool in
+            defer { last = reason }
+            return last != reason
+        }
+        if isNew { continuation.yield(.sourceProblem(reason)) }
     }
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {

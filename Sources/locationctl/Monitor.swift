@@ -31,7 +31,7 @@ extension LocationCtl {
         @OptionGroup var source: SourceOptions
 
         @Option(
-            name: .customLong("region"),
+            name: .customLong("region"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp(
                 "A circle to monitor: latitude, longitude, radius in metres, optional identifier.",
                 valueName: "lat,lon,radius[,id]")
@@ -77,7 +77,7 @@ extension LocationCtl {
             let runtime = try source.installRuntime(monitoring: true)
             let bridge = MonitorBridge()
             runtime.observeSources { _, event in
-                if event == .finished { bridge.sourceFinished() }
+                if event == .finished { bridge.sourceFinished(after: runtime.flow) }
             }
             // The engine's region notices carry the fix that decided them; a second engine client
             // hears them with it, so each printed event has its exact time and coordinate.
@@ -132,6 +132,7 @@ extension LocationCtl {
             for circle in circles { manager.stopMonitoring(for: circle) }
             manager.stopMonitoringSignificantLocationChanges()
             runtime.send(.unregister, from: listener)
+            try SourceOptions.failIfNoNMEA(in: runtime)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationSources
 import Foundation
 import CoreLocationEngine
 import Synchronization
@@ -22,10 +23,10 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
         super.init()
     }
 
-    func sourceFinished() {
+    func sourceFinished(after flow: DeliveryFlow) {
         let continuation = self.continuation
         // After the delegate calls already queued on the main queue.
-        DispatchQueue.main.async { continuation.yield(.sourceFinished) }
+        ManagerBridge.afterDeliveries(flow) { continuation.yield(.sourceFinished) }
     }
 
     func notice(_ notice: RegionNotice) {

@@ -8,7 +8,7 @@ import Logging
 /// Where locations come from, shared by the commands that need a source.
 struct SourceOptions: ParsableArguments {
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Simulate a source: a built-in route (\(BuiltInRoute.names.joined(separator: ", "))), a GPX file, or LAT,LON.",
             valueName: "route|file|lat,lon"
@@ -30,20 +30,35 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Replay speed as a multiple of the recorded pace, or 'max'.", valueName: "x")
+        help: ArgumentHelp(
+            "Replay speed as a multiple of the recorded pace, or 'max' (default 1): --simulate and nmea: files.",
+            valueName: "x"
+        )
     )
-    var speed: ReplaySpeed = ReplaySpeed(value: 1)
+    var speed: ReplaySpeed?
+
+    /// The replay speed: `--speed`, else the recorded pace.
+    var speedValue: Double { speed?.value ?? 1 }
 
     @Option(help: ArgumentHelp("Add realistic GNSS noise to simulated fixes, with this seed.", valueName: "seed"))
     var noise: UInt64?
 
     func validate() throws {
         for text in sources {
+            let spec: SourceSpec
             do {
-                _ = try SourceSpec.parse(text)
+                spec = try SourceSpec.parse(text)
             } catch {
                 throw ValidationError("--source \(error)")
             }
+            if case .nmea(.file(let path, _)) = spec, let problem = FileProblem.check(path) {
+                throw ValidationError("--source \(text): \(problem.message)")
+            }
+        }
+        if speed != nil, simulate == nil, !sources.isEmpty,
+            !sources.contains(where: { if case .nmea(.file)? = try? SourceSpec.parse($0) { true } else { false } })
+        {
+            throw ValidationError("--speed applies to replays (--simulate, nmea: files), not to live sources")
         }
         if simulate != nil && !sources.isEmpty {
             throw ValidationError("--simulate and --source exclude each other.")
@@ -70,13 +85,13 @@ struct SourceOptions: ParsableArguments {
             let scenario = try SimulationScenario.parse(simulate)
             sources.append(
                 try SimulatedLocationSource(
-                    scenario: scenario, speed: speed.value, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
+                    scenario: scenario, speed: speedValue, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
                 )
             )
         } else if !self.sources.isEmpty {
             // A source named on the command line that cannot be made is an error, not a silent skip.
             sources = try self.sources.map {
-                try SourceFactory.makeSource(try SourceSpec.parse($0), scheduler: scheduler, logger: logger)
+                try SourceFactory.makeSource(applyingSpeed(try SourceSpec.parse($0)), scheduler: scheduler, logger: logger)
             }
         } else {
             sources = LocationRuntime.environmentSources(
@@ -84,7 +99,7 @@ struct SourceOptions: ParsableArguments {
             )
         }
         var configuration = LocationEngine.Configuration()
-        let factor = simulate == nil ? 1 : speed.value
+        let factor = simulate == nil ? 1 : speedValue
         if factor.isFinite { configuration.pauseTimeScale = factor }
         if monitoring {
             configuration.regionDwell /= factor
@@ -100,6 +115,32 @@ struct SourceOptions: ParsableArguments {
         )
         LocationRuntime.installShared(runtime)
         return runtime
+    }
+}
+
+extension SourceOptions {
+    /// `--speed` applied to an NMEA file replay: it replaces the URL's pace (`?speed=N`, `?pace=…`);
+    /// `max` replays as fast as possible. Other sources are unchanged.
+    func applyingSpeed(_ spec: SourceSpec) -> SourceSpec {
+        guard let speed, case .nmea(.file(let path, _)) = spec else { return spec }
+        return .nmea(.file(path: path, pace: speed.value.isFinite ? .recorded(speed: speed.value) : .asFastAsPossible))
+    }
+
+    /// Exits 65 (EX_DATAERR) naming each NMEA file replay that held no NMEA sentence at all.
+    static func failIfNoNMEA(in runtime: LocationRuntime) throws {
+        let empty = emptyNMEAFiles(in: runtime)
+        guard !empty.isEmpty else { return }
+        for path in empty { printError("no NMEA sentence found in \(path)") }
+        throw ExitCodes.dataError
+    }
+
+    /// The NMEA file replays among `runtime`'s sources that ended without one NMEA sentence.
+    static func emptyNMEAFiles(in runtime: LocationRuntime) -> [String] {
+        runtime.sources.values.compactMap { source in
+            guard let nmea = source as? NMEAStreamSource, nmea.foundNoSentence, case .file(let path, _) = nmea.input
+            else { return nil }
+            return path
+        }.sorted()
     }
 }
 

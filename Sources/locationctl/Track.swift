@@ -30,7 +30,11 @@ extension LocationCtl {
         @Option(help: "How accurate the locations should be.")
         var accuracy: AccuracyChoice = .best
 
-        @Option(name: .customLong("distance-filter"), help: ArgumentHelp("Metres to move before the next location.", valueName: "m"))
+        @Option(
+            name: .customLong("distance-filter"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "Metres to move before the next location; -1 (kCLDistanceFilterNone) for every location.",
+                valueName: "m"))
         var distanceFilter: Double?
 
         @Option(help: "Stop after this many locations.")
@@ -50,8 +54,10 @@ extension LocationCtl {
 
         func validate() throws {
             if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number, got \(limit)") }
-            if let distanceFilter, !distanceFilter.isFinite || distanceFilter < 0 {
-                throw ValidationError("--distance-filter must be a distance in metres ≥ 0, got \(distanceFilter)")
+            // Apple's kCLDistanceFilterNone is -1; other negative distances mean nothing.
+            if let distanceFilter, !distanceFilter.isFinite || (distanceFilter < 0 && distanceFilter != kCLDistanceFilterNone) {
+                throw ValidationError(
+                    "--distance-filter must be a distance in metres ≥ 0, or -1 (kCLDistanceFilterNone), got \(distanceFilter)")
             }
         }
 
@@ -59,8 +65,12 @@ extension LocationCtl {
         mutating func run() async throws {
             var session = try ManagerSession(source: source, accuracy: accuracy)
             let (runtime, bridge, manager) = (session.runtime, session.bridge, session.manager)
-            runtime.observeSources { _, event in
-                if event == .finished { bridge.sourceFinished() }
+            runtime.observeSources { id, event in
+                if event == .finished { bridge.sourceFinished(after: runtime.flow) }
+                // Why a live source has nothing, said first (gpsd down: "connection refused at…").
+                if case .unavailable(let reason) = event, runtime.sources[id]?.descriptor.kind == "gpsd" {
+                    bridge.sourceProblem(reason)
+                }
             }
             manager.distanceFilter = distanceFilter ?? kCLDistanceFilterNone
             manager.pausesLocationUpdatesAutomatically = autoPause
@@ -103,10 +113,13 @@ extension LocationCtl {
                             : "resumed: moved away from where updates paused")
                 case .sourceFinished:
                     break loop
+                case let .sourceProblem(reason):
+                    printError(reason)
                 }
             }
             manager.stopUpdatingLocation()
             if started { writer.finish() }
+            try SourceOptions.failIfNoNMEA(in: runtime)
         }
     }
 }

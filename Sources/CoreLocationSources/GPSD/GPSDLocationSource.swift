@@ -182,7 +182,9 @@ public final class GPSDLocationSource: LocationSource {
                 }
                 if state.isAvailable != false {
                     state.isAvailable = false
-                    events.append(.unavailable(reason: "gpsd at \(endpoint) is unreachable: \(reason)"))
+                    events.append(
+                        .unavailable(
+                            reason: "gpsd: \(reason), retrying every \(String(format: "%g", backoff.cap)) s"))
                 }
             }
             return handler

@@ -110,7 +110,11 @@ public struct GPSDConnectError: Error, CustomStringConvertible, Sendable {
     public var host: String
     public var port: UInt16
     public var reason: String
-    public var description: String { "cannot connect to gpsd at \(host):\(port): \(reason)" }
+    /// "connection refused at 127.0.0.1:2947", as `cgps` puts it.
+    public var description: String {
+        let what = reason.prefix(1).lowercased() + reason.dropFirst()
+        return "\(what) at \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
 }
 
 enum SocketConnector {

@@ -10,21 +10,20 @@ extension NMEAStreamSource {
         guard case .file(let path, _) = input else { return }
         let loaded = state.withLock { state -> Bool in state.replay != nil }
         if !loaded {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                let error: NMEASourceError =
-                    fd >= 0
-                    ? NMEASourceError(code: .readFailed, message: "cannot read \(path)", target: path)
-                    : NMEASourceError.opening(path, errno: errno, isDevice: false)
-                if fd >= 0 { close(fd) }
+            do throws(FileProblem) {
+                let replay = try NMEAReplay(path: path)
+                state.withLock { $0.replay = replay }
+            } catch {
                 logger.error("NMEA file unusable", metadata: ["error": "\(error.message)"])
                 deliver([.unavailable(reason: error.message), .finished], generation: generation, status: nil)
                 return
             }
-            state.withLock { $0.replay = NMEAReplay(bytes: [UInt8](data)) }
         }
         scheduleReplay(generation: generation, at: scheduler.now)
     }
+
+    /// The message for a log that held no NMEA sentence at all.
+    static func noSentenceMessage(_ path: String) -> String { "no NMEA sentence found in \(path)" }
 
     private func scheduleReplay(generation: Int, at deadline: Double) {
         state.withLock { state in
@@ -44,6 +43,7 @@ extension NMEAStreamSource {
             state -> ([SourceEvent], NMEAReceiverStatus?, Double?) in
             guard state.generation == generation, var replay = state.replay else { return ([], nil, nil) }
             state.work = nil
+            state.replay = nil  // moved out, so its buffers are not copied on write
             var events: [SourceEvent] = []
             var next: Double?
             switch pace {
@@ -58,12 +58,20 @@ extension NMEAStreamSource {
                     next = deadline + replay.gapToNext(receivedAt: receivedAt) / (speed > 0 ? speed : 1)
                 }
             }
-            if next == nil { events.append(.finished) }
+            if next == nil {
+                if replay.foundNoSentence, case .file(let path, _) = input {
+                    events.append(.unavailable(reason: Self.noSentenceMessage(path)))
+                }
+                events.append(.finished)
+            }
             state.replay = replay
             return (events, replay.status, next)
         }
         guard status != nil else { return }
         guard deliver(events, generation: generation, status: status) else { return }
-        if let next { scheduleReplay(generation: generation, at: next) }
+        guard let next else { return }
+        // Backpressure: the next step waits until the consumer has caught up.
+        guard let flow = state.withLock({ $0.flow }) else { return scheduleReplay(generation: generation, at: next) }
+        flow.whenReady { [weak self] in self?.scheduleReplay(generation: generation, at: next) }
     }
 }

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Live inputs are read on a thread of their own with `poll(2)`; no event is delivered after `stop()`
 /// returns, and the handler may call `stop()` or `start(_:)`.
-public final class NMEAStreamSource: LocationSource {
+public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     /// A serial GNSS receiver draws 25–50 mA at 5 V (u-blox, SiRF data sheets): about 150 mW.
     public static let receiverPowerCost = 150.0
     /// Typical horizontal accuracy of a consumer receiver, metres (HDOP 1 × σ_UERE 5 m).
@@ -51,6 +51,8 @@ public final class NMEAStreamSource: LocationSource {
         var wakeDescriptor: Int32?
         var lockedBaud: Int?
         var isOpen = false
+        /// The consumer's backpressure, once a runtime attached it.
+        var flow: DeliveryFlow?
     }
 
     /// - Parameters:
@@ -102,6 +104,16 @@ public final class NMEAStreamSource: LocationSource {
         )
     }
 
+    public func attach(_ flow: DeliveryFlow) {
+        state.withLock { $0.flow = flow }
+    }
+
+    /// True when this source is a file replay that ended without finding one NMEA sentence.
+    public var foundNoSentence: Bool {
+        guard case .file = input else { return false }
+        return state.withLock { $0.replay?.foundNoSentence ?? false }
+    }
+
     /// The receiver's latest status and the stream's sentence counters.
     public var status: NMEAReceiverStatus { state.withLock { $0.status } }
 
@@ -116,9 +128,15 @@ public final class NMEAStreamSource: LocationSource {
     public static func checkAccess(_ input: NMEAInput) throws(NMEASourceError) {
         switch input {
         case .file(let path, _):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw NMEASourceError.opening(path, errno: errno, isDevice: false) }
-            close(fd)
+            if let problem = FileProblem.check(path) {
+                let code: NMEASourceError.Code =
+                    switch problem.code {
+                    case .noSuchFile: .notFound
+                    case .permissionDenied: .permissionDenied
+                    default: .cannotOpen
+                    }
+                throw NMEASourceError(code: code, message: problem.message, target: path, errno: problem.errno)
+            }
         case .serial(let path, let baud):
             try NMEAChannel.open(.serial(path: path, baud: baud), baud: baud).close()
         case .tcp(let host, let port):

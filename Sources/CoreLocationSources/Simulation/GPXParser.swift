@@ -25,13 +25,57 @@ public struct GPXParser: Sendable {
     }
 
     /// Parses `data` and returns its points (see the type's documentation for which ones).
+    ///
+    /// The bytes are handed to the XML parser in chunks (as a stream), so a document of any size is
+    /// read: libxml2 refuses a single input over 10 MB, which `XMLParser(data:)` would give it.
     /// - Throws: `GPXError`.
     public func points(from data: Data) throws -> [RoutePoint] {
-        let parser = XMLParser(data: data)
+        var points: [RoutePoint] = []
+        try forEachPoint(in: InputStream(data: data)) { points.append($0) }
+        return points
+    }
+
+    /// Parses the GPX file at `path` as a stream (any size; the document is never held whole) and
+    /// returns its points as a route named after the file.
+    /// - Throws: `GPXError` for the document, `FileProblem` when the path cannot be read as a file.
+    public func route(contentsOfFile path: String) throws -> SimulatedRoute {
+        let stream = try FileProblem.openStream(path)
+        var points: [RoutePoint] = []
+        try forEachPoint(in: stream) { points.append($0) }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return SimulatedRoute(name: name, points: points)
+    }
+
+    /// Streams the points of the document `stream` holds to `body`, in order, without keeping the
+    /// document: track points go to `body` as they are read; route points and waypoints (used only
+    /// when there is no track point) are kept until the end. `body` may throw to stop.
+    /// - Throws: `GPXError`, or what `body` throws.
+    public func forEachPoint(in stream: InputStream, _ body: (RoutePoint) throws -> Void) throws {
+        // The reader holds `body` only for the duration of this call.
+        try withoutActuallyEscaping(body) { try parse(stream, $0) }
+    }
+
+    private func parse(_ stream: InputStream, _ body: @escaping (RoutePoint) throws -> Void) throws {
+        let parser = XMLParser(stream: stream)
         parser.shouldResolveExternalEntities = false
-        let reader = GPXReader()
+        var previousTime: Date?
+        var trackPoints = 0
+        var failure: (any Error)?
+        let reader = GPXReader { kind, entry in
+            guard kind == .track, failure == nil else { return kind == .track ? false : nil }
+            do {
+                try Self.checkOrder(entry, previous: &previousTime)
+                trackPoints += 1
+                try body(entry.point)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
         parser.delegate = reader
         let completed = parser.parse()
+        if let failure { throw failure }
         if let error = reader.error { throw error }
         if let line = reader.xmlErrorLine ?? (completed ? nil : parser.lineNumber) {
             throw GPXError(code: .malformedXML, line: max(1, line), message: "not well-formed XML")
@@ -39,35 +83,48 @@ public struct GPXParser: Sendable {
         guard reader.sawRoot else {
             throw GPXError(code: .malformedXML, line: 1, message: "no XML element (empty document?)")
         }
-        let chosen = [reader.trackPoints, reader.routePoints, reader.waypoints].first { !$0.isEmpty } ?? []
+        if let open = reader.openElement {
+            throw GPXError(
+                code: .malformedXML, line: max(1, reader.lastLine),
+                message: "not well-formed XML: the document ends inside <\(open)>"
+            )
+        }
+        guard trackPoints == 0 else { return }
+        let chosen = [reader.routePoints, reader.waypoints].first { !$0.isEmpty } ?? []
         guard !chosen.isEmpty else {
             throw GPXError(code: .noPoints, line: max(1, reader.lastLine), message: "no trkpt, rtept or wpt")
         }
-        var previousTime: Date?
-        for entry in chosen {
-            guard let time = entry.point.time else { continue }
-            if let previousTime, time < previousTime {
-                throw GPXError(
-                    code: .timeGoesBackwards, line: entry.line,
-                    message: "point time \(time) is earlier than the previous point's \(previousTime)"
-                )
-            }
-            previousTime = time
+        previousTime = nil
+        for entry in chosen { try Self.checkOrder(entry, previous: &previousTime) }
+        for entry in chosen { try body(entry.point) }
+    }
+
+    private static func checkOrder(_ entry: GPXReader.Entry, previous: inout Date?) throws {
+        guard let time = entry.point.time else { return }
+        if let previousTime = previous, time < previousTime {
+            throw GPXError(
+                code: .timeGoesBackwards, line: entry.line,
+                message: "point time \(time) is earlier than the previous point's \(previousTime)"
+            )
         }
-        return chosen.map(\.point)
+        previous = time
     }
 }
 
 /// The SAX delegate. Used by one `parse()` call on one thread, never shared.
+///
+/// Track points go to `emit` as soon as they end (nothing is kept); `emit` returns false to stop the
+/// parse. Route points and waypoints are kept, for a document without track points.
 private final class GPXReader: NSObject, XMLParserDelegate {
     struct Entry {
         var point: RoutePoint
         var line: Int
     }
 
-    enum Kind { case track, route, waypoint }
+    enum Kind: Equatable { case track, route, waypoint }
 
-    private(set) var trackPoints: [Entry] = []
+    /// Called with each finished point: true goes on, false stops the parse, nil keeps the point.
+    private let emit: (Kind, Entry) -> Bool?
     private(set) var routePoints: [Entry] = []
     private(set) var waypoints: [Entry] = []
     private(set) var error: GPXError?
@@ -76,6 +133,14 @@ private final class GPXReader: NSObject, XMLParserDelegate {
 
     private var current: (kind: Kind, entry: Entry)?
     private var text = ""
+    /// Names of the elements open now (the parser is not told the end of the input, so an unclosed
+    /// element is found here).
+    private var open: [String] = []
+    var openElement: String? { open.last }
+
+    init(emit: @escaping (Kind, Entry) -> Bool?) {
+        self.emit = emit
+    }
 
     /// Line of the first XML error that matters.
     private(set) var xmlErrorLine: Int?
@@ -104,6 +169,7 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         lastLine = parser.lineNumber
+        open.append(elementName)
         let name = Self.localName(elementName)
         if !sawRoot {
             sawRoot = true
@@ -149,18 +215,20 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
     ) {
         lastLine = parser.lineNumber
+        if !open.isEmpty { open.removeLast() }
         guard let (kind, found) = current else { return }
         var entry = found
         let name = Self.localName(elementName)
         let line = parser.lineNumber
         switch name {
         case "trkpt", "rtept", "wpt":
-            switch kind {
-            case .track: trackPoints.append(entry)
-            case .route: routePoints.append(entry)
-            case .waypoint: waypoints.append(entry)
-            }
             current = nil
+            switch emit(kind, entry) {
+            case true?: break
+            case false?: parser.abortParsing()
+            case nil:
+                if kind == .route { routePoints.append(entry) } else { waypoints.append(entry) }
+            }
             return
         case "ele", "speed", "course":
             guard let value = Self.number(text) else {

@@ -63,8 +63,14 @@ public struct RoutePlayer: Sendable {
     /// fast as possible": a GPX written from it replays with the same speeds, and the visits and
     /// events it shows carry the times they happened.
     public mutating func advance(to elapsed: Double, timestamp: Date) -> [Fix] {
+        advance(to: elapsed, timestamp: timestamp, limit: .max)
+    }
+
+    /// Like `advance(to:timestamp:)`, returning at most `limit` fixes (the rest stay due), so that a
+    /// replay as fast as possible hands out a long route in batches rather than all at once.
+    public mutating func advance(to elapsed: Double, timestamp: Date, limit: Int) -> [Fix] {
         var fixes: [Fix] = []
-        while let due = nextDue, due <= elapsed {
+        while fixes.count < limit, let due = nextDue, due <= elapsed {
             let lapStart = (route.recordedStart ?? timestamp)
                 .addingTimeInterval(Double(lap) * (route.duration + Self.lapGap))
             let stamp = speed.isFinite ? timestamp : lapStart.addingTimeInterval(route.offsets[nextIndex])

@@ -19,7 +19,7 @@ import Synchronization
 /// Every fix has `isSimulated` true and the scheduler's wall clock at emission as its timestamp.
 /// Events are delivered on the scheduler's thread, never after `stop()` returns; the handler may
 /// call `stop()` or `start(_:)` itself.
-public final class SimulatedLocationSource: LocationSource {
+public final class SimulatedLocationSource: LocationSource, FlowControlledSource {
     /// Power cost put in the descriptor, milliwatts: the simulator costs next to nothing, but a
     /// nonzero figure keeps rankings well defined.
     public static let powerCost = 1.0
@@ -45,7 +45,12 @@ public final class SimulatedLocationSource: LocationSource {
         var player: RoutePlayer?
         var noise: NoiseGenerator?
         var resuming = false
+        /// The consumer's backpressure, once a runtime attached it.
+        var flow: DeliveryFlow?
     }
+
+    /// Fixes handed out per step when many are due at once (`speed` = `.infinity`).
+    static let batch = 64
 
     /// - Parameters:
     ///   - scenario: what to play.
@@ -102,6 +107,10 @@ public final class SimulatedLocationSource: LocationSource {
         logger.debug("simulated source started", metadata: ["scenario": "\(scenarioName)"])
     }
 
+    public func attach(_ flow: DeliveryFlow) {
+        state.withLock { $0.flow = flow }
+    }
+
     public func stop() {
         delivery.lock()
         defer { delivery.unlock() }
@@ -138,9 +147,10 @@ public final class SimulatedLocationSource: LocationSource {
     private func fire(generation: Int, deadline: Double) {
         delivery.lock()
         defer { delivery.unlock() }
-        let (handler, events) = state.withLock { state -> ((@Sendable (SourceEvent) -> Void)?, [SourceEvent]) in
+        let (handler, events, waitFor) = state.withLock {
+            state -> ((@Sendable (SourceEvent) -> Void)?, [SourceEvent], (DeliveryFlow, Double)?) in
             guard state.generation == generation, let handler = state.handler, let origin = state.origin else {
-                return (nil, [])
+                return (nil, [], nil)
             }
             state.work = nil
             // The deadline, not the clock, decides what is due: a scheduler may fire a hair early in
@@ -149,15 +159,26 @@ public final class SimulatedLocationSource: LocationSource {
             let events = produce(&state, now: now, origin: origin)
             // A fixed place ticks on a 1 s grid from `start`; a route goes to its next due point.
             let following = state.player == nil ? now + 1 : nextDeadline(state, now: now, origin: origin)
-            if let next = following {
-                schedule(&state, deadline: next)
-            }
-            return (handler, events)
+            guard let next = following else { return (handler, events, nil) }
+            // With backpressure, the next step is armed once the consumer has caught up.
+            if let flow = state.flow { return (handler, events, (flow, next)) }
+            schedule(&state, deadline: next)
+            return (handler, events, nil)
         }
         guard let handler else { return }
         for event in events {
             guard state.withLock({ $0.generation == generation }) else { return }
             handler(event)
+        }
+        guard let (flow, next) = waitFor else { return }
+        flow.whenReady { [weak self] in self?.resume(generation: generation, deadline: next) }
+    }
+
+    /// Arms the step at `deadline` unless the source was stopped or restarted meanwhile.
+    private func resume(generation: Int, deadline: Double) {
+        state.withLock { state in
+            guard state.generation == generation, state.work == nil else { return }
+            schedule(&state, deadline: deadline)
         }
     }
 
@@ -168,7 +189,7 @@ public final class SimulatedLocationSource: LocationSource {
         var fixes: [Fix]
         if var player = state.player {
             if player.isFinished { return [.finished] }
-            fixes = player.advance(to: now - origin, timestamp: timestamp)
+            fixes = player.advance(to: now - origin, timestamp: timestamp, limit: state.resuming ? .max : Self.batch)
             if state.resuming, let last = fixes.last { fixes = [last] }
             state.player = player
         } else if case .fixed(let latitude, let longitude) = scenario {

@@ -57,19 +57,13 @@ public enum SimulationScenario: Sendable, Hashable {
         return value
     }
 
+    /// Reads the GPX file as a stream (any size). A path that is not a readable file gives
+    /// `.unreadableFile` wrapping the `FileProblem` ("no such file: PATH", "permission denied: PATH"…).
     private static func loadGPX(path: String) throws -> SimulatedRoute {
-        let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw SimulationError(
-                code: .unreadableFile, message: "cannot read GPX file \(path)",
-                underlying: error
-            )
-        }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        do {
-            return try GPXParser().route(from: data, name: name)
+            return try GPXParser().route(contentsOfFile: path)
+        } catch let problem as FileProblem {
+            throw SimulationError(code: .unreadableFile, message: problem.message)
         } catch let error as GPXError {
             throw SimulationError(code: .invalidGPX, message: "invalid GPX file \(path)", underlying: error)
         }

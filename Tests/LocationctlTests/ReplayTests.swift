@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Replays of long recordings: flat memory, clear errors, `--speed` for NMEA files (issues 15, 20).
+@Suite struct ReplayTests {
+    /// An NMEA log of `count` one-second epochs (GGA + RMC), written at test time.
+    static func nmeaLog(epochs count: Int) -> String {
+        func sentence(_ body: String) -> String {
+            let sum = body.utf8.reduce(UInt8(0), ^)
+            return "$\(body)*\(String(format: "%02X", sum))\r\n"
+        }
+        var text = ""
+        text.reserveCapacity(count * 140)
+        for index in 0..<count {
+            let t = index % 86_400
+            let time = String(format: "%02d%02d%02d.00", t / 3600, (t / 60) % 60, t % 60)
+            let minutes = String(format: "%07.4f", Double(index % 100_000) * 6e-5)
+            text += sentence("GPGGA,\(time),45\(minutes),N,013\(minutes),E,1,08,0.9,120.0,M,46.9,M,,")
+            text += sentence("GPRMC,\(time),A,45\(minutes),N,013\(minutes),E,1.9,54.7,\(String(format: "%02d", 1 + index / 86_400 % 28))0124,,,A")
+        }
+        return text
+    }
+
+    /// A GPX track of `count` points one second apart, written at test time.
+    static func gpxTrack(points count: Int) -> String {
+        var text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\n"
+        text.reserveCapacity(count * 90)
+        let start = 1_700_000_000
+        for index in 0..<count {
+            let date = Date(timeIntervalSince1970: Double(start + index)).ISO8601Format()
+            let step = Double(index % 100_000) * 1e-6
+            text += "<trkpt lat=\"\(45 + step)\" lon=\"\(13.5 + step)\"><ele>120</ele><time>\(date)</time></trkpt>\n"
+        }
+        return text + "</trkseg></trk></gpx>\n"
+    }
+
+    /// Peak resident memory (KiB) of `locationctl arguments`, stdout to /dev/null: the child's own
+    /// `VmHWM` in /proc/PID/status, read until it exits. (Not `wait4`'s `ru_maxrss`: `posix_spawn`
+    /// starts the child in the parent's address space, and Linux carries that space's high-water mark
+    /// over `exec`, so `ru_maxrss` reports the test runner's peak whenever it is the larger.)
+    static func peakMemory(_ arguments: [String], sandbox: Sandbox) throws -> (status: Int32, kilobytes: Int) {
+        let argv = [Tool.locationctl.url.path] + arguments
+        let environment = sandbox.environment.merging(["CORELOCATION_DEFAULT_POLICY": "when-in-use"]) { $1 }
+            .map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
+        try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+        var peak = 0
+        var status: Int32 = 0
+        let deadline = Date(timeIntervalSinceNow: 600)
+        while true {
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
+            {
+                peak = max(peak, kilobytes)
+            }
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno != EINTR) { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                break
+            }
+            usleep(20_000)
+        }
+        return ((status >> 8) & 0xff, peak)
+    }
+
+    /// Regression (issue 20): an 84 MB log peaked at 512 MB; the file was read whole and fixes
+    /// queued without bound. Now 10^4 and 10^5 epochs fit under the same bound. Measured alone (debug
+    /// build) both peak at 44–60 MiB and 10^6 at 55 MiB; under a parallel test run the peak varies
+    /// more (up to 117 MiB seen), hence one shared bound of 160 MiB rather than a tight ratio.
+    @Test func nmeaReplayMemoryDoesNotGrowWithLength() throws {
+        let sandbox = try Sandbox()
+        var peaks: [Int] = []
+        for count in [10_000, 100_000] {
+            let path = try sandbox.write(Self.nmeaLog(epochs: count), to: "log\(count).nmea")
+            let run = try Self.peakMemory(
+                ["track", "--source", "nmea:\(path)", "--speed", "max", "--format", "csv"], sandbox: sandbox)
+            #expect(run.status == 0)
+            peaks.append(run.kilobytes)
+        }
+        #expect(peaks[0] > 0)
+        #expect(peaks.allSatisfy { $0 <= 160 * 1_024 }, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
+    }
+
+    /// Regression (issue 20): a GPX over 10 MB was refused as malformed XML. 150 000 points (14 MB)
+    /// now replay whole (exit 0). Known gap: the parse streams, but `SimulatedRoute` keeps every point
+    /// (about 72 bytes each), so the peak still grows with the length (measured 51 MiB at 15 000
+    /// points, 85 MiB at 150 000); the flat-memory expectation is recorded as a known issue until the
+    /// route player streams its points.
+    @Test func gpxReplayOver10MBMemoryDoesNotGrowWithLength() throws {
+        let sandbox = try Sandbox()
+        var peaks: [Int] = []
+        for count in [15_000, 150_000] {
+            let path = try sandbox.write(Self.gpxTrack(points: count), to: "track\(count).gpx")
+            let run = try Self.peakMemory(
+                ["track", "--simulate", path, "--speed", "max", "--format", "csv"], sandbox: sandbox)
+            #expect(run.status == 0)
+            peaks.append(run.kilobytes)
+        }
+        #expect(peaks[0] > 0)
+        #expect(peaks.allSatisfy { $0 <= 160 * 1_024 }, "peak KiB at 15 000 and 150 000 points: \(peaks)")
+        withKnownIssue("GPX routes are held whole after a streaming parse (issue 20, item 2)") {
+            #expect(peaks[1] <= peaks[0] + 8_192, "peak KiB at 15 000 and 150 000 points: \(peaks)")
+        }
+    }
+
+    @Test(arguments: ["passwd", "empty", "binary"])
+    func notNMEASaysSoAndFails(kind: String) async throws {
+        let sandbox = try Sandbox()
+        let path: String
+        switch kind {
+        case "passwd": path = try sandbox.write("root:x:0:0:root:/root:/bin/bash\n", to: "passwd")
+        case "empty": path = try sandbox.write("", to: "empty.nmea")
+        default:
+            path = sandbox.directory.appendingPathComponent("binary.nmea").path
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: URL(fileURLWithPath: path))
+        }
+        let run = try await sandbox.locationctl(
+            "track", "--source", "nmea:\(path)", extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderr.contains("no NMEA sentence found in \(path)"), "\(run)")
+    }
+
+    @Test func fileProblemsAreNamed() async throws {
+        let sandbox = try Sandbox()
+        let missing = sandbox.directory.appendingPathComponent("missing.nmea").path
+        var run = try await sandbox.locationctl("track", "--source", "nmea:\(missing)")
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains("no such file: \(missing)"), "\(run)")
+        #expect(!run.stderr.contains("NSCocoaErrorDomain"), "\(run)")
+        run = try await sandbox.locationctl("track", "--simulate", sandbox.directory.path + "/")
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains("is a directory"), "\(run)")
+    }
+
+    /// Regression (issue 15): `--speed` was silently ignored by NMEA file replays. Ten epochs one
+    /// second apart at --speed 1000 take 10 ms of replay, not 9 s; at the recorded pace the tool
+    /// would outlive the 5 s limit.
+    @Test func speedAppliesToNMEAFiles() async throws {
+        let sandbox = try Sandbox()
+        let path = try sandbox.write(Self.nmeaLog(epochs: 10), to: "ten.nmea")
+        let run = try await Tool.locationctl.run(
+            ["track", "--source", "nmea:\(path)", "--speed", "1000", "--format", "csv"],
+            environment: sandbox.environment.merging(["CORELOCATION_DEFAULT_POLICY": "when-in-use"]) { $1 },
+            in: sandbox.directory, limit: 5)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.count == 11, "\(run)")
+    }
+
+    @Test func distanceFilterNoneIsAccepted() async throws {
+        let sandbox = try Sandbox()
+        let run = try await sandbox.locationctl(
+            "track", "--simulate", "48.8584,2.2945", "--distance-filter", "-1", "--limit", "2",
+            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.count == 2, "\(run)")
+    }
+}
