@@ -6,6 +6,11 @@ import Synchronization
 /// Magnetometer samples from a Linux IIO magnetometer, tilt-compensated with an IIO accelerometer when
 /// the system has one, polled on a scheduler.
 ///
+/// Mounting: each device's mounting matrix (`IIOMountMatrix`: `in_magn_mount_matrix` /
+/// `in_accel_mount_matrix`, else `in_mount_matrix`, else `mount_matrix`) is read once at start and
+/// applied to every sample, so both vectors are in the main hardware's frame before calibration and
+/// tilt compensation; a chip mounted rotated on the board then gives the heading of the device.
+///
 /// Calibration: a stored one (`MagnetometerCalibrationStore`, keyed by driver and device) is applied
 /// from the start; meanwhile the raw readings are collected (up to `calibrationWindow`) and refitted
 /// every `refitEvery` samples; a fit that succeeds with a better accuracy than the current one is
@@ -19,6 +24,10 @@ public final class IIOHeadingSource: HeadingSource {
     public let magnetometer: IIODevice
     public let accelerometer: IIODevice?
     public let interval: Double
+    /// The magnetometer's mounting matrix (identity without one).
+    public let magnetometerMount: IIOMountMatrix
+    /// The accelerometer's mounting matrix (identity without one or without an accelerometer).
+    public let accelerometerMount: IIOMountMatrix
     public var name: String { "\(magnetometer.deviceName) (\(magnetometer.name))" }
     public var isSimulated: Bool { false }
     public static let calibrationWindow = 400
@@ -54,6 +63,13 @@ public final class IIOHeadingSource: HeadingSource {
         self.scheduler = scheduler
         self.store = store
         self.logger = logger
+        let magnetometerMount = magnetometer.mountMatrix(for: "magn")
+        let accelerometerMount = accelerometer?.mountMatrix(for: "accel") ?? (.identity, nil)
+        for problem in [magnetometerMount.problem, accelerometerMount.problem].compactMap({ $0 }) {
+            logger.warning("Mounting matrix ignored", metadata: ["problem": "\(problem)"])
+        }
+        self.magnetometerMount = magnetometerMount.matrix
+        self.accelerometerMount = accelerometerMount.matrix
         self.state = Mutex(State(calibration: store?.load(key: Self.key(magnetometer))))
     }
 
@@ -125,8 +141,9 @@ public final class IIOHeadingSource: HeadingSource {
         }
         state.withLock { $0.lastProblem = nil }
         // IIO magnetometers report Gauss; 1 G = 100 µT.
-        let raw = 100 * magnetic.value
-        let gravity = accelerometer.flatMap { try? $0.read("accel").value }
+        // In the main hardware's frame (the chip's own axes may be rotated on the board).
+        let raw = magnetometerMount.apply(100 * magnetic.value)
+        let gravity = accelerometer.flatMap { try? $0.read("accel").value }.map { accelerometerMount.apply($0) }
         let calibration = learn(raw)
         return .sample(
             HeadingSample(

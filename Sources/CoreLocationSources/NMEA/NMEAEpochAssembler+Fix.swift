@@ -102,13 +102,8 @@ extension NMEAEpochAssembler {
         return nil
     }
 
-    private func position() -> (latitude: Double, longitude: Double)? {
-        if let lat = epoch.gga?.latitude, let lon = epoch.gga?.longitude { return (lat, lon) }
-        if let lat = epoch.gns?.latitude, let lon = epoch.gns?.longitude { return (lat, lon) }
-        if let lat = epoch.rmc?.latitude, let lon = epoch.rmc?.longitude { return (lat, lon) }
-        if let lat = epoch.gll?.latitude, let lon = epoch.gll?.longitude { return (lat, lon) }
-        return nil
-    }
+    /// The epoch's position: its last valid position sentence's (gpsd's rule, `Epoch.takePosition`).
+    private func position() -> (latitude: Double, longitude: Double)? { epoch.position }
 
     /// The epoch's UTC date and time; see the type's documentation for midnight and roll-over.
     func timestamp(timeOfDay: Double, receivedAt: Date) -> Date {

@@ -27,9 +27,11 @@ public enum NMEAEpochEvent: Sendable, Equatable {
 /// `NMEAEpochAssembler.releaseReferenceDate` (no live receiver can report an earlier date); replays of
 /// old recordings pass nil (no correction).
 ///
-/// **Accuracy**: see `NMEAAccuracyModel`. **Fix**: `isFromAccessory` true; position from GGA, else
-/// GNS, RMC, GLL; altitude (MSL) from GGA/GNS, ellipsoidal altitude = MSL + geoid separation N (when
-/// N is missing, the ellipsoidal altitude is set to the MSL altitude).
+/// **Accuracy**: see `NMEAAccuracyModel`. **Fix**: `isFromAccessory` true; position from the epoch's
+/// last sentence with a valid position, whichever of GGA, GNS, RMC, GLL it is (gpsd's rule: when a
+/// chart plotter's sentences of one second disagree, the fix equals gpsd's; decision 0014); altitude
+/// (MSL) from GGA/GNS, ellipsoidal altitude = MSL + geoid separation N (when N is missing, the
+/// ellipsoidal altitude is set to the MSL altitude).
 public struct NMEAEpochAssembler: Sendable {
     /// 2025-01-01T00:00:00Z: earlier than any date a working receiver can report today.
     public static let releaseReferenceDate = Date(timeIntervalSince1970: 1_735_689_600)
@@ -96,12 +98,19 @@ public struct NMEAEpochAssembler: Sendable {
 
     private mutating func absorb(_ sentence: NMEASentence) {
         switch sentence.body {
-        case .gga(let gga): epoch.gga = gga
+        case .gga(let gga):
+            epoch.gga = gga
+            epoch.takePosition(gga.latitude, gga.longitude, valid: true)
         case .rmc(let rmc):
             epoch.rmc = rmc
+            epoch.takePosition(rmc.latitude, rmc.longitude, valid: rmc.isValid && rmc.mode?.isValidFix != false)
             if let date = rmc.date, let time = rmc.timeOfDay { learn(date, at: time) }
-        case .gll(let gll): epoch.gll = gll
-        case .gns(let gns): epoch.gns = gns
+        case .gll(let gll):
+            epoch.gll = gll
+            epoch.takePosition(gll.latitude, gll.longitude, valid: gll.isValid && gll.mode?.isValidFix != false)
+        case .gns(let gns):
+            epoch.gns = gns
+            epoch.takePosition(gns.latitude, gns.longitude, valid: gns.isValid)
         case .vtg(let vtg): epoch.vtg = vtg
         case .gst(let gst): epoch.gst = gst
         case .zda(let zda):
@@ -143,6 +152,8 @@ extension NMEAEpochAssembler {
         var gns: NMEAGNS?
         var vtg: NMEAVTG?
         var gst: NMEAGST?
+        /// The position of the epoch's last sentence that carried a valid one (see `takePosition`).
+        var position: (latitude: Double, longitude: Double)?
         var fixType: Int?
         var pdop: Double?
         var hdop: Double?
@@ -152,6 +163,15 @@ extension NMEAEpochAssembler {
         var pendingSatellites: [SignalKey: [NMEASatelliteInView]] = [:]
         var completeSatellites: [SignalKey: [NMEASatelliteInView]] = [:]
         var inView: [SignalKey: Int] = [:]
+
+        /// gpsd's rule (`drivers/driver_nmea0183.c`, gpsd 3.22 and later): every sentence that parses
+        /// a position (GGA, GNS, RMC with status A, GLL with status A and a mode other than N)
+        /// overwrites the cycle's latitude and longitude, so the **last** one of the epoch wins,
+        /// whatever its kind. Sentences without a valid position leave the previous one.
+        mutating func takePosition(_ latitude: Double?, _ longitude: Double?, valid: Bool) {
+            guard valid, let latitude, let longitude else { return }
+            position = (latitude, longitude)
+        }
 
         mutating func absorb(_ gsa: NMEAGSA, talker: NMEATalker) {
             if let type = gsa.fixType { fixType = max(fixType ?? 0, type) }

@@ -88,8 +88,10 @@ import Testing
         // Epoch 09:47:37: RMC, VTG, ZDA, then GGA/GLL/GSA of the same second.
         let fix = fixes[1]
         #expect(fix.timestamp == utc(2018, 8, 20, 9, 47, 37))
-        #expect(fix.latitude == 52 + 51.0085 / 60)
-        #expect(fix.longitude == 5 + 18.8151 / 60)
+        // GGA says 5251.0085 N 00518.8151 E, the later GLL 5251.0084 N 00518.8149 E: the last valid
+        // position of the epoch wins, as in gpsd (its gpsdecode -j of this file: 52.85014, 5.313581667).
+        #expect(fix.latitude == 52 + 51.0084 / 60)
+        #expect(fix.longitude == 5 + 18.8149 / 60)
         #expect(fix.altitude == -4)
         #expect(abs(fix.ellipsoidalAltitude - 42.8) < 1e-9)
         #expect(abs(fix.horizontalAccuracy - 3.0) < 1e-9)  // HDOP 0.60 × 5 m
