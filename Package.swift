@@ -21,11 +21,14 @@ let package = Package(
     products: [
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
+        .executable(name: "locationd", targets: ["locationd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
@@ -58,9 +61,16 @@ let package = Package(
             resources: [.copy("Resources/gazetteer.bin")],
             swiftSettings: strictSettings
         ),
+        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md).
+        .target(
+            name: "CoreLocationDaemonProtocol",
+            dependencies: ["CoreLocationEngine"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocation",
             dependencies: [
+                "CoreLocationDaemonProtocol",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
@@ -78,6 +88,23 @@ let package = Package(
                 "CoreLocationEngine",
                 "CoreLocationSources",
                 "CoreLocationStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The system service: one engine, every app (docs/decisions/0010, 0011).
+        .executableTarget(
+            name: "locationd",
+            dependencies: [
+                "CoreLocation",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -152,6 +179,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        // Real locationd processes on temporary sockets and databases: faults and the façade through it.
+        .testTarget(
+            name: "LocationdTests",
+            dependencies: ["locationd", "locationctl", "CoreLocationProbe", "CoreLocationDaemonProtocol", "CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -39,7 +39,10 @@ package final class AuthorizationService: Sendable {
     private let environmentPolicy: DefaultPolicy?
     private let sourcesAreSimulated: Bool
     private let logger: Logger
-    private let state = Mutex(State())
+    let state = Mutex(State())
+    /// Set when the app is a client of locationd: requests go to the daemon, which decides and
+    /// tells the outcome back through `applyRemote(_:requestInProgress:)`.
+    let broker: (any AuthorizationBroker)?
 
     init(
         identity: AppIdentity,
@@ -47,8 +50,10 @@ package final class AuthorizationService: Sendable {
         prompter: (any AuthorizationPrompter)?,
         environmentPolicy: DefaultPolicy?,
         sourcesAreSimulated: Bool,
-        logger: Logger
+        logger: Logger,
+        broker: (any AuthorizationBroker)? = nil
     ) {
+        self.broker = broker
         self.identity = identity
         self.store = store
         self.prompter = prompter
@@ -62,7 +67,7 @@ package final class AuthorizationService: Sendable {
     package var isRequestInProgress: Bool { state.withLock { $0.requestInProgress } }
 
     /// Calls `handler` (on an arbitrary thread) after every change. Returns a token for `removeObserver`.
-    func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {
+    package func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {
         state.withLock { state in
             state.nextObserver += 1
             state.observers[state.nextObserver] = handler
@@ -75,7 +80,8 @@ package final class AuthorizationService: Sendable {
     }
 
     /// Re-reads the stored decision (after `locationctl authorize` changed it, say).
-    func reloadStoredDecision() {
+    package func reloadStoredDecision() {
+        guard broker == nil else { return }
         let stored: AuthorizationDecision?
         do {
             stored = try store?.decision(for: identity.id)
@@ -99,7 +105,7 @@ package final class AuthorizationService: Sendable {
 
     // MARK: Requests
 
-    func requestWhenInUse() {
+    package func requestWhenInUse() {
         guard state.withLock({ $0.level == .notDetermined && !$0.requestInProgress }) else { return }
         guard let description = identity.whenInUseDescription else {
             logger.error(
@@ -111,11 +117,12 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
+        if let broker { return broker.requestAuthorization(always: false) }
         ask(.whenInUse(app: identity.displayName, usageDescription: description,
                        preciseByDefault: !identity.prefersReducedAccuracy), wantsAlways: false)
     }
 
-    func requestAlways() {
+    package func requestAlways() {
         let snapshot = state.withLock { $0 }
         guard !snapshot.requestInProgress else { return }
         guard let always = identity.alwaysDescription, identity.whenInUseDescription != nil else {
@@ -129,6 +136,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
+        if let broker { return broker.requestAuthorization(always: true) }
         switch snapshot.level {
         case .notDetermined:
             ask(.whenInUse(app: identity.displayName, usageDescription: always,
@@ -153,6 +161,11 @@ package final class AuthorizationService: Sendable {
                 """
             )
             return completion(.promptDeclined)
+        }
+        if let broker {
+            return broker.requestTemporaryFullAccuracy(purposeKey: purposeKey) { code in
+                completion(code.flatMap(CLErrorCodeValue.init(rawValue:)))
+            }
         }
         let question = AuthorizationQuestion.temporaryFullAccuracy(app: identity.displayName, purpose: purpose)
         runPrompt(question) { [self] answer in
@@ -272,6 +285,8 @@ package final class AuthorizationService: Sendable {
         }
         if changed { notify() }
     }
+
+    func notifyObservers() { notify() }
 
     private func notify() {
         let (authorization, observers) = state.withLock { ($0.effective, Array($0.observers.values)) }

@@ -190,7 +190,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// Whether location services are on for the whole system. On Linux they are, unless
     /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch).
     open class func locationServicesEnabled() -> Bool {
-        ProcessInfo.processInfo.environment["CORELOCATION_SERVICES"] != "off"
+        ProcessInfo.processInfo.environment["CORELOCATION_SERVICES"] != "off" && LocationRuntime.daemonServicesEnabled
     }
 
     /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and
