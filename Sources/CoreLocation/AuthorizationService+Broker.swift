@@ -38,3 +38,10 @@ extension AuthorizationService {
     /// Whether an app that asked for `always` may be asked again (the one-time upgrade).
     package var isSessionOnly: Bool { state.withLock { $0.isSessionOnly } }
 }
+
+extension AuthorizationService {
+    /// `requestTemporaryFullAccuracy` for locationd: `completion` hears nil or a `CLError.Code` raw value.
+    package func requestTemporaryFullAccuracyCode(purposeKey: String, completion: @escaping @Sendable (Int?) -> Void) {
+        requestTemporaryFullAccuracy(purposeKey: purposeKey) { completion($0?.rawValue) }
+    }
+}

@@ -75,7 +75,7 @@ package final class AuthorizationService: Sendable {
         }
     }
 
-    func removeObserver(_ token: UInt64) {
+    package func removeObserver(_ token: UInt64) {
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
