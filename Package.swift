@@ -118,6 +118,12 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
+        // A long-running app for the locationd tests: updates, requestLocation or a region, with times.
+        .executableTarget(
+            name: "CoreLocationAppProbe",
+            dependencies: ["CoreLocation"],
+            swiftSettings: strictSettings
+        ),
         // libFuzzer targets for the NMEA parser and line splitter (scripts/fuzz-run.sh); a plain build
         // gives executables that replay the files given as arguments.
         .executableTarget(
@@ -184,7 +190,10 @@ let package = Package(
         // Real locationd processes on temporary sockets and databases: faults and the façade through it.
         .testTarget(
             name: "LocationdTests",
-            dependencies: ["locationd", "locationctl", "CoreLocationProbe", "CoreLocationDaemonProtocol", "CoreLocationEngine"],
+            dependencies: [
+                "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
