@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
+        .executable(name: "locationd", targets: ["locationd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Builds the DocC catalog: `swift package generate-documentation --target CoreLocation` (.ci/run).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
@@ -60,9 +63,16 @@ let package = Package(
             resources: [.copy("Resources/gazetteer.bin")],
             swiftSettings: strictSettings
         ),
+        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md).
+        .target(
+            name: "CoreLocationDaemonProtocol",
+            dependencies: ["CoreLocationEngine"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocation",
             dependencies: [
+                "CoreLocationDaemonProtocol",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
@@ -86,6 +96,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The system service: one engine, every app (docs/decisions/0010, 0011).
+        .executableTarget(
+            name: "locationd",
+            dependencies: [
+                "CoreLocation",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A small app used by the end-to-end tests: it runs a CLLocationManager under RunLoop.main,
         // dispatchMain(), an async main or a secondary thread's run loop and reports where each
         // delegate call arrived.
@@ -98,6 +125,12 @@ let package = Package(
         // wrappers do; the end-to-end tests run it with its Info.plist in each layout (issue 19).
         .executableTarget(
             name: "CoreLocationBundleProbe",
+            dependencies: ["CoreLocation"],
+            swiftSettings: strictSettings
+        ),
+        // A long-running app for the locationd tests: updates, requestLocation or a region, with times.
+        .executableTarget(
+            name: "CoreLocationAppProbe",
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
@@ -168,6 +201,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        // Real locationd processes on temporary sockets and databases: faults and the façade through it.
+        .testTarget(
+            name: "LocationdTests",
+            dependencies: [
+                "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -41,7 +41,10 @@ package final class AuthorizationService: Sendable {
     private let environmentPolicy: DefaultPolicy?
     private let sourcesAreSimulated: Bool
     private let logger: Logger
-    private let state = Mutex(State())
+    let state = Mutex(State())
+    /// Set when the app is a client of locationd: requests go to the daemon, which decides and
+    /// tells the outcome back through `applyRemote(_:requestInProgress:)`.
+    let broker: (any AuthorizationBroker)?
 
     init(
         identity: AppIdentity,
@@ -50,8 +53,10 @@ package final class AuthorizationService: Sendable {
         environmentPolicy: DefaultPolicy?,
         sourcesAreSimulated: Bool,
         services: LocationServicesSwitch = LocationServicesSwitch(environment: ProcessInfo.processInfo.environment),
-        logger: Logger
+        logger: Logger,
+        broker: (any AuthorizationBroker)? = nil
     ) {
+        self.broker = broker
         self.identity = identity
         self.store = store
         self.prompter = prompter
@@ -83,7 +88,7 @@ package final class AuthorizationService: Sendable {
     }
 
     /// Calls `handler` (on an arbitrary thread) after every change. Returns a token for `removeObserver`.
-    func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {
+    package func addObserver(_ handler: @escaping @Sendable (ClientAuthorization) -> Void) -> UInt64 {
         state.withLock { state in
             state.nextObserver += 1
             state.observers[state.nextObserver] = handler
@@ -91,12 +96,13 @@ package final class AuthorizationService: Sendable {
         }
     }
 
-    func removeObserver(_ token: UInt64) {
+    package func removeObserver(_ token: UInt64) {
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
     /// Re-reads the stored decision (after `locationctl authorize` changed it, say).
-    func reloadStoredDecision() {
+    package func reloadStoredDecision() {
+        guard broker == nil else { return }
         let stored: AuthorizationDecision?
         do {
             stored = try store?.decision(for: identity.id)
@@ -120,7 +126,7 @@ package final class AuthorizationService: Sendable {
 
     // MARK: Requests
 
-    func requestWhenInUse() {
+    package func requestWhenInUse() {
         guard servicesAllowRequests() else { return }
         guard state.withLock({ $0.level == .notDetermined && !$0.requestInProgress }) else { return }
         guard let description = identity.whenInUseDescription else {
@@ -133,11 +139,12 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
+        if let broker { return broker.requestAuthorization(always: false) }
         ask(.whenInUse(app: identity.displayName, usageDescription: description,
                        preciseByDefault: !identity.prefersReducedAccuracy), wantsAlways: false)
     }
 
-    func requestAlways() {
+    package func requestAlways() {
         guard servicesAllowRequests() else { return }
         let snapshot = state.withLock { $0 }
         guard !snapshot.requestInProgress else { return }
@@ -152,6 +159,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
+        if let broker { return broker.requestAuthorization(always: true) }
         switch snapshot.level {
         case .notDetermined:
             ask(.whenInUse(app: identity.displayName, usageDescription: always,
@@ -176,6 +184,11 @@ package final class AuthorizationService: Sendable {
                 """
             )
             return completion(.promptDeclined)
+        }
+        if let broker {
+            return broker.requestTemporaryFullAccuracy(purposeKey: purposeKey) { code in
+                completion(code.flatMap(CLErrorCodeValue.init(rawValue:)))
+            }
         }
         let question = AuthorizationQuestion.temporaryFullAccuracy(app: identity.displayName, purpose: purpose)
         runPrompt(question) { [self] answer in
@@ -295,6 +308,8 @@ package final class AuthorizationService: Sendable {
         }
         if changed { notify() }
     }
+
+    func notifyObservers() { notify() }
 
     private func notify() {
         let (authorization, observers) = state.withLock { ($0.effective, Array($0.observers.values)) }

@@ -191,7 +191,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch): then every app reads
     /// `.denied`, requests are ignored and no source is powered (see `LocationServicesSwitch`).
     open class func locationServicesEnabled() -> Bool {
-        LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled
+        LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled && LocationRuntime.daemonServicesEnabled
     }
 
     /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and

@@ -39,6 +39,7 @@ extension LocationRuntime {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "corelocation")
     ) -> LocationRuntime {
+        if let runtime = daemonClient(environment: environment, logger: logger) { return runtime }
         let scheduler = DispatchScheduler()
         let sources = environmentSources(environment: environment, scheduler: scheduler, logger: logger)
         if sources.isEmpty {

@@ -43,16 +43,21 @@ package final class LocationRuntime: Sendable {
     /// Backpressure between the sources that support it (replays, stream readers) and delegate
     /// delivery: a source waits while `flow.limit` deliveries are queued and not yet run.
     package let flow = DeliveryFlow()
+    /// Set when the engine is locationd's: clients' commands go there, and the local engine only
+    /// mirrors them (for `monitoredRegions`); see `LocationRuntime+Daemon.swift`.
+    package let link: DaemonLink?
     private let core: Mutex<Core>
 
-    init(
+    package init(
         sources: [any LocationSource],
         scheduler: any Scheduler,
         authorization: AuthorizationService,
         configuration: LocationEngine.Configuration = .init(),
         regionStore: RegionStore? = nil,
-        logger: Logger = Logger(label: "corelocation")
+        logger: Logger = Logger(label: "corelocation"),
+        link: DaemonLink? = nil
     ) {
+        self.link = link
         self.scheduler = scheduler
         self.authorization = authorization
         self.logger = logger
@@ -82,11 +87,13 @@ package final class LocationRuntime: Sendable {
             core.sinks[id] = sink
             return id
         }
+        link?.register(id, label: label, sink: sink)
         input(.client(id, .register(label: label, authorization: authorization.authorization)))
         return id
     }
 
     package func send(_ command: ClientCommand, from client: ClientID) {
+        link?.send(command, from: client)
         input(.client(client, command))
         if case .unregister = command {
             _ = core.withLock { $0.sinks.removeValue(forKey: client) }
@@ -98,7 +105,7 @@ package final class LocationRuntime: Sendable {
         return core.withLock { $0.engine.status(at: now) }
     }
 
-    var latestFix: Fix? { core.withLock { $0.engine.latestFix } }
+    var latestFix: Fix? { link?.latestFix ?? core.withLock { $0.engine.latestFix } }
 
     /// The app's monitored regions with their states, sorted by identifier.
     package var monitoredRegions: [StoredRegion] { core.withLock { $0.engine.monitoredRegions } }
@@ -122,9 +129,13 @@ package final class LocationRuntime: Sendable {
 
     func input(_ input: EngineInput) {
         let now = scheduler.now
+        let isMirror = link != nil
         core.withLock { core in
-            core.outbox += core.engine.handle(input, at: now)
+            let actions = core.engine.handle(input, at: now)
+            // A daemon client's engine only mirrors its commands; the daemon acts.
+            if !isMirror { core.outbox += actions }
         }
+        if isMirror { return }
         drain()
     }
 

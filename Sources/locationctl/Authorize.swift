@@ -60,6 +60,7 @@ extension LocationCtl {
         }
 
         func run() throws {
+            if try authorizeThroughDaemon() { return }
             let store = try AuthorizationStore(path: AuthorizationStore.defaultPath())
             if let recovered = store.recoveredFrom {
                 printError("The authorization database was unreadable and was moved aside to \(recovered).")

@@ -41,6 +41,11 @@ extension LocationCtl {
         }
 
         mutating func run() async throws {
+            if sources.isEmpty, let daemon = LocationdClient.connect() {
+                defer { daemon.close() }
+                guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
+                return try LocationdClient.printSources(status, json: format == .json)
+            }
             let specs = try sources.map(SourceSpec.parse)
             let selection = try SourceSelection.resolve(
                 commandLine: specs, environment: ProcessInfo.processInfo.environment

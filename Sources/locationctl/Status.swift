@@ -34,6 +34,11 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
+            if source.isDefault, let daemon = LocationdClient.connect() {
+                defer { daemon.close() }
+                guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
+                return try LocationdClient.printStatus(status, json: format == .json)
+            }
             let runtime = try source.installRuntime()
             let probeClient = runtime.addClient(label: "locationctl status") { _ in }
             // The probe needs no authorization prompt: it reads the engine, not the user's location.

@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+
+extension AppIdentity {
+    /// The identity of another process, as locationd resolves it: `executable` comes from the
+    /// kernel (`/proc/PID/exe`); `infoPlist` is the process's `CORELOCATION_INFO_PLIST` read from
+    /// `/proc/PID/environ` (honoured only for processes of the daemon's own user; see decision 0011).
+    /// The candidates are the same as `current(environment:logger:)`'s.
+    package static func resolve(executable: String, infoPlist: String?, logger: Logger) -> AppIdentity {
+        let executableName = (executable as NSString).lastPathComponent
+        let directory = (executable as NSString).deletingLastPathComponent
+        var candidates: [String] = []
+        if let infoPlist, !infoPlist.isEmpty { candidates.append(infoPlist) }
+        candidates.append("\(directory)/\(executableName)-Info.plist")
+        candidates.append("\(directory)/Info.plist")
+        for path in candidates where FileManager.default.fileExists(atPath: path) {
+            do {
+                return make(plist: try loadPlist(at: path), path: path, executable: executable)
+            } catch {
+                logger.warning("Cannot read a client's Info.plist", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+        return AppIdentity(id: executable, displayName: executableName)
+    }
+}

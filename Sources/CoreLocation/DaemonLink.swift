@@ -1,0 +1,224 @@
+import Foundation
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import Logging
+import Synchronization
+
+/// The app's side of locationd: one connection per process carrying every client of the process
+/// (each `CLLocationManager`, `liveUpdates` stream, `CLMonitor`). It remembers what each client
+/// asked for, so when the daemon restarts it reconnects by itself and asks again
+/// (docs/decisions/0010-locationd.md).
+package final class DaemonLink: Sendable {
+    struct Client {
+        var label: String
+        var sink: @Sendable (LocationRuntime.ClientEvent) -> Void
+        var updates: UpdateRequest?
+        var pendingRequest: UpdateRequest?
+        var significantChanges = false
+        var visits = false
+    }
+
+    struct State {
+        var connection: DaemonConnection?
+        var clients: [ClientID: Client] = [:]
+        var servicesEnabled = true
+        var latestFix: Fix?
+        var authorization: AuthorizationService?
+        var reconnects = 0
+    }
+
+    package let path: String
+    let label: String
+    let logger: Logger
+    private let state = Mutex(State())
+
+    private init(path: String, label: String, logger: Logger) {
+        self.path = path
+        self.label = label
+        self.logger = logger
+    }
+
+    /// Connects to the daemon at `path`; throws when it does not answer.
+    package static func connect(path: String, label: String, logger: Logger) throws -> DaemonLink {
+        let link = DaemonLink(path: path, label: label, logger: logger)
+        let connection = try DaemonConnection.connect(path: path, label: label, timeout: 2)
+        link.adopt(connection)
+        return link
+    }
+
+    /// A link that is not connected yet and keeps trying (`CORELOCATION_DAEMON=require` before the
+    /// daemon runs); clients register as soon as it answers.
+    package static func waiting(path: String, label: String, logger: Logger) -> DaemonLink {
+        let link = DaemonLink(path: path, label: label, logger: logger)
+        let thread = Thread { [weak link] in link?.reconnectLoop() }
+        thread.name = "corelocation.daemon-reconnect"
+        thread.start()
+        return link
+    }
+
+    /// The app identity the daemon resolved for this process, from the hello.
+    package var hello: ServerHello? { state.withLock { $0.connection?.hello } }
+    package var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
+    var latestFix: Fix? { state.withLock { $0.latestFix } }
+    /// How many times the link reconnected (for tests and `locationctl status`).
+    package var reconnects: Int { state.withLock { $0.reconnects } }
+
+    func attach(_ authorization: AuthorizationService) {
+        let hello = state.withLock { state in
+            state.authorization = authorization
+            return state.connection?.hello
+        }
+        if let hello { authorization.applyRemote(hello.authorization, requestInProgress: false) }
+    }
+
+    // MARK: Clients
+
+    func register(_ id: ClientID, label: String, sink: @escaping @Sendable (LocationRuntime.ClientEvent) -> Void) {
+        let connection = state.withLock { state in
+            state.clients[id] = Client(label: label, sink: sink)
+            return state.connection
+        }
+        connection?.send(.register(client: id, label: label))
+    }
+
+    func send(_ command: ClientCommand, from id: ClientID) {
+        let connection = state.withLock { state -> DaemonConnection? in
+            guard var client = state.clients[id] else { return nil }
+            switch command {
+            case .register, .setAuthorization: return nil
+            case let .startUpdates(request): client.updates = request
+            case .stopUpdates: client.updates = nil
+            case let .requestLocation(request): client.pendingRequest = request
+            case .startSignificantChanges: client.significantChanges = true
+            case .stopSignificantChanges: client.significantChanges = false
+            case .startVisits: client.visits = true
+            case .stopVisits: client.visits = false
+            case .unregister:
+                state.clients[id] = nil
+                return state.connection
+            default: break
+            }
+            state.clients[id] = client
+            return state.connection
+        }
+        connection?.send(.command(client: id, command: command))
+    }
+
+    // MARK: Messages
+
+    private func adopt(_ connection: DaemonConnection) {
+        state.withLock { $0.connection = connection }
+        connection.startReading { [weak self, weak connection] message in
+            guard let self else { return }
+            guard let message else {
+                if let connection { self.lost(connection) }
+                return
+            }
+            self.receive(message, on: connection)
+        }
+    }
+
+    private func receive(_ message: DaemonMessage, on connection: DaemonConnection?) {
+        switch message {
+        case let .event(sequence, .action(action)):
+            deliver(action)
+            if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .event(sequence, .authorization(authorization, inProgress)):
+            state.withLock { $0.authorization }?.applyRemote(authorization, requestInProgress: inProgress)
+            if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .event(sequence, .services(enabled)):
+            state.withLock { $0.servicesEnabled = enabled }
+            if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .error(error):
+            logger.warning("locationd reported an error", metadata: ["error": "\(error)"])
+        case .hello, .reply:
+            break
+        }
+    }
+
+    private func deliver(_ action: EngineAction) {
+        let id: ClientID
+        let event: LocationRuntime.ClientEvent
+        switch action {
+        case let .deliver(client, delivery): (id, event) = (client, .delivery(delivery))
+        case let .fail(client, failure): (id, event) = (client, .failure(failure))
+        case let .region(client, notice): (id, event) = (client, .region(notice))
+        case let .deferredFinished(client, error): (id, event) = (client, .deferredFinished(error))
+        case let .visit(client, visit): (id, event) = (client, .visit(visit))
+        case let .paused(client): (id, event) = (client, .paused(true))
+        case let .resumed(client): (id, event) = (client, .paused(false))
+        default: return
+        }
+        let sink = state.withLock { state -> (@Sendable (LocationRuntime.ClientEvent) -> Void)? in
+            if case let .deliver(_, delivery) = action {
+                if let last = delivery.fixes.last, !delivery.accuracyLimited { state.latestFix = last }
+                if delivery.isRequestedLocation { state.clients[id]?.pendingRequest = nil }
+            }
+            if case .fail = action { state.clients[id]?.pendingRequest = nil }
+            return state.clients[id]?.sink
+        }
+        sink?(event)
+    }
+
+    // MARK: Reconnecting
+
+    private func lost(_ connection: DaemonConnection) {
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.connection === connection else { return false }
+            state.connection = nil
+            return true
+        }
+        guard isCurrent else { return }
+        logger.notice("Lost locationd; reconnecting", metadata: ["socket": "\(path)"])
+        let thread = Thread { [weak self] in self?.reconnectLoop() }
+        thread.name = "corelocation.daemon-reconnect"
+        thread.start()
+    }
+
+    private func reconnectLoop() {
+        var delay = 0.05
+        while true {
+            if let connection = try? DaemonConnection.connect(path: path, label: label, timeout: 2) {
+                resume(on: connection)
+                return
+            }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 2, 0.25)
+        }
+    }
+
+    /// Registers every client again and repeats what each had asked for.
+    private func resume(on connection: DaemonConnection) {
+        let (clients, authorization) = state.withLock { state in
+            state.connection = connection
+            state.reconnects += 1
+            return (state.clients, state.authorization)
+        }
+        adopt(connection)
+        for (id, client) in clients.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            connection.send(.register(client: id, label: client.label))
+            if let updates = client.updates { connection.send(.command(client: id, command: .startUpdates(updates))) }
+            if client.significantChanges { connection.send(.command(client: id, command: .startSignificantChanges)) }
+            if client.visits { connection.send(.command(client: id, command: .startVisits)) }
+            if let request = client.pendingRequest {
+                connection.send(.command(client: id, command: .requestLocation(request)))
+            }
+        }
+        authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+        state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
+        logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
+    }
+}
+
+extension DaemonLink: AuthorizationBroker {
+    package func requestAuthorization(always: Bool) {
+        state.withLock { $0.connection }?.send(.requestAuthorization(always: always))
+    }
+
+    package func requestTemporaryFullAccuracy(purposeKey: String, completion: @escaping @Sendable (Int?) -> Void) {
+        guard let connection = state.withLock({ $0.connection }) else { return completion(nil) }
+        connection.send(.requestTemporaryFullAccuracy(purposeKey: purposeKey)) { reply in
+            if case let .accuracy(code) = reply { completion(code) } else { completion(nil) }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+// CoreLocationAppProbe: a small long-running app for the locationd tests. It asks for when-in-use
+// authorization and then, by its arguments, runs standard updates, one requestLocation, or region
+// monitoring, printing one line per delegate call with the monotonic time (seconds since boot, the
+// same clock in every process) so tests can order its events against other processes'.
+//
+//   CoreLocationAppProbe updates|request|region LAT LON RADIUS ID  [--seconds N]
+//
+// Lines: `authorization T STATUS`, `location T LAT LON`, `error T CODE`, `enter T ID`, `exit T ID`,
+// `state T ID STATE`, `services T ENABLED`. Exits after N seconds (default 30) with status 0.
+
+import CoreLocation
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line straight to standard output (no buffering: tests read lines as they come).
+private func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+private func now() -> String { String(format: "%.6f", ProcessInfo.processInfo.systemUptime) }
+
+final class Probe: NSObject, CLLocationManagerDelegate {
+    let manager = CLLocationManager()
+    let mode: [String]
+
+    init(mode: [String]) {
+        self.mode = mode
+        super.init()
+        manager.delegate = self
+        emit("services \(now()) \(CLLocationManager.locationServicesEnabled())")
+        manager.requestWhenInUseAuthorization()
+        switch mode.first {
+        case "updates": manager.startUpdatingLocation()
+        case "request": manager.requestLocation()
+        case "region":
+            let values = mode.dropFirst().prefix(3).compactMap(Double.init)
+            if values.count == 3, mode.count >= 5 {
+                let region = CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: values[0], longitude: values[1]), radius: values[2],
+                    identifier: mode[4])
+                manager.startMonitoring(for: region)
+                manager.requestState(for: region)
+            }
+        default: break
+        }
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        emit("authorization \(now()) \(manager.authorizationStatus.rawValue)")
+    }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        for location in locations {
+            emit("location \(now()) \(String(format: "%.6f %.6f", location.coordinate.latitude, location.coordinate.longitude))")
+        }
+    }
+
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        emit("error \(now()) \((error as NSError).code)")
+    }
+
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        emit("enter \(now()) \(region.identifier)")
+    }
+
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        emit("exit \(now()) \(region.identifier)")
+    }
+
+    func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+        emit("state \(now()) \(region.identifier) \(state.rawValue)")
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var seconds = 30.0
+if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.count {
+    seconds = Double(arguments[index + 1]) ?? 30
+    arguments.removeSubrange(index...(index + 1))
+}
+let probe = Probe(mode: arguments)
+DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { exit(0) }
+withExtendedLifetime(probe) { RunLoop.main.run() }

@@ -1,0 +1,186 @@
+import CoreLocationEngine
+
+/// The first message a client sends. Everything but `version` is for display only: the daemon
+/// takes the client's identity from the kernel (docs/decisions/0011-locationd-threat-model.md).
+public struct ClientHello: Codable, Hashable, Sendable {
+    public var version: Int
+    /// A name for `locationctl status` (e.g. the program's name).
+    public var label: String?
+
+    public init(version: Int = DaemonProtocol.version, label: String? = nil) {
+        self.version = version
+        self.label = label
+    }
+}
+
+/// The daemon's answer to the hello: its version and who it takes the client to be.
+public struct ServerHello: Codable, Hashable, Sendable {
+    public var version: Int
+    /// The app the client was grouped under (bundle identifier or executable path).
+    public var app: String
+    public var uid: UInt32
+    public var pid: Int32
+    /// `locationServicesEnabled()` at the time of the hello.
+    public var servicesEnabled: Bool
+    /// The app's authorization at the time of the hello.
+    public var authorization: ClientAuthorization
+
+    public init(
+        version: Int = DaemonProtocol.version, app: String, uid: UInt32, pid: Int32, servicesEnabled: Bool,
+        authorization: ClientAuthorization
+    ) {
+        self.version = version
+        self.app = app
+        self.uid = uid
+        self.pid = pid
+        self.servicesEnabled = servicesEnabled
+        self.authorization = authorization
+    }
+}
+
+/// Client → daemon.
+public enum ClientMessage: Codable, Hashable, Sendable {
+    case hello(ClientHello)
+    /// A request; the reply carries the same id (chosen by the client, unique on its connection).
+    case request(id: UInt64, body: DaemonRequest)
+}
+
+/// What a client may ask. Engine commands travel exactly as the in-process engine takes them.
+public enum DaemonRequest: Codable, Hashable, Sendable {
+    /// Opens an engine client on this connection. `client` is the connection's own number for it;
+    /// events for it carry the same number. Re-registering after a reconnect is how requests resume.
+    case register(client: ClientID, label: String)
+    /// An engine command for one of this connection's clients.
+    case command(client: ClientID, command: ClientCommand)
+    /// `requestWhenInUseAuthorization()` (always false) or `requestAlwaysAuthorization()`.
+    case requestAuthorization(always: Bool)
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`; replied with `.accuracy`.
+    case requestTemporaryFullAccuracy(purposeKey: String)
+    /// The Settings app: decide for an app of the caller's user (`locationctl authorize`).
+    /// `decision`: deny, restricted, when-in-use, always, reset; `accuracy`: full or reduced.
+    case authorize(app: String, decision: String, accuracy: String?)
+    /// The location services switch (`locationctl services on|off`).
+    case setServices(enabled: Bool)
+    /// Apps, clients and sources (`locationctl status`).
+    case status
+    /// Acknowledges events up to and including `sequence` (events that carry one).
+    case acknowledge(sequence: UInt64)
+    /// Answered with `.ok`; for liveness checks.
+    case ping
+}
+
+/// Daemon → client.
+public enum DaemonMessage: Codable, Hashable, Sendable {
+    case hello(ServerHello)
+    case reply(id: UInt64, body: DaemonReply)
+    /// Something happened. Events that must be acknowledged carry a sequence number (increasing per
+    /// connection); the rest carry none. Issue 11's pending events extend this, see decision 0010.
+    case event(sequence: UInt64?, body: DaemonEvent)
+    /// A protocol error; when `fatal`, the daemon closes the connection after it.
+    case error(DaemonError)
+}
+
+public enum DaemonReply: Codable, Hashable, Sendable {
+    case ok
+    case failure(DaemonError)
+    case status(DaemonStatus)
+    /// The answer to `requestTemporaryFullAccuracy`: nil, or a `CLError.Code` raw value.
+    case accuracy(errorCode: Int?)
+}
+
+public enum DaemonEvent: Codable, Hashable, Sendable {
+    /// An engine action addressed to one of this connection's clients (deliver, fail, region,
+    /// visit, deferredFinished, paused, resumed), with the client number the connection chose.
+    case action(EngineAction)
+    /// The app's authorization changed (or a request started/finished). Carries a sequence number:
+    /// the client acknowledges it once its clients have been told.
+    case authorization(ClientAuthorization, requestInProgress: Bool)
+    /// The location services switch changed.
+    case services(enabled: Bool)
+}
+
+public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {
+    public enum Code: String, Codable, Hashable, Sendable {
+        case incompatibleVersion = "incompatible-version"
+        case malformed
+        case oversized
+        case helloExpected = "hello-expected"
+        case helloTimeout = "hello-timeout"
+        case unknownClient = "unknown-client"
+        case notPermitted = "not-permitted"
+        case invalidArgument = "invalid-argument"
+        case storage
+        case tooSlow = "too-slow"
+    }
+
+    public var code: Code
+    public var message: String
+    public var fatal: Bool
+
+    public init(_ code: Code, _ message: String, fatal: Bool = false) {
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// What `locationctl status` shows of a daemon.
+public struct DaemonStatus: Codable, Hashable, Sendable {
+    public struct App: Codable, Hashable, Sendable {
+        public var app: String
+        public var uid: UInt32
+        public var authorization: ClientAuthorization
+        public var clients: [Client]
+        public init(app: String, uid: UInt32, authorization: ClientAuthorization, clients: [Client]) {
+            self.app = app
+            self.uid = uid
+            self.authorization = authorization
+            self.clients = clients
+        }
+    }
+
+    public struct Client: Codable, Hashable, Sendable {
+        public var pid: Int32
+        public var label: String
+        /// Services in use: updates, significant-changes, visits, regions…
+        public var services: [String]
+        /// Seconds since the daemon started of the last delivery, if any.
+        public var lastDelivery: Double?
+        public init(pid: Int32, label: String, services: [String], lastDelivery: Double?) {
+            self.pid = pid
+            self.label = label
+            self.services = services
+            self.lastDelivery = lastDelivery
+        }
+    }
+
+    public struct Source: Codable, Hashable, Sendable {
+        public var id: String
+        public var name: String
+        public var powered: Bool
+        /// Seconds the source has been powered in this daemon's life.
+        public var onTime: Double
+        public init(id: String, name: String, powered: Bool, onTime: Double) {
+            self.id = id
+            self.name = name
+            self.powered = powered
+            self.onTime = onTime
+        }
+    }
+
+    public var pid: Int32
+    public var servicesEnabled: Bool
+    public var database: String
+    public var apps: [App]
+    public var sources: [Source]
+
+    public init(pid: Int32, servicesEnabled: Bool, database: String, apps: [App], sources: [Source]) {
+        self.pid = pid
+        self.servicesEnabled = servicesEnabled
+        self.database = database
+        self.apps = apps
+        self.sources = sources
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Constants and JSON coding of the locationd protocol (docs/locationd-protocol.md).
+public enum DaemonProtocol {
+    /// Bumped on any incompatible change; both sides say theirs in the hello.
+    public static let version = 1
+    /// The largest payload a frame may carry (64 KiB).
+    public static let maximumFrameLength = 65_536
+
+    /// `$XDG_RUNTIME_DIR/corelocation/locationd.sock` for a user, `/run/corelocation/locationd.sock` for root.
+    public static func defaultSocketPath(environment: [String: String], isRoot: Bool) -> String {
+        if !isRoot, let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/corelocation/locationd.sock"
+        }
+        return systemSocketPath
+    }
+
+    public static let systemSocketPath = "/run/corelocation/locationd.sock"
+
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return Array(try encoder.encode(value))
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(type, from: Data(bytes))
+    }
+
+    /// A framed message ready to write.
+    public static func frame<T: Encodable>(_ value: T) throws -> [UInt8] {
+        FrameDecoder.frame(try encode(value))
+    }
+}

@@ -1,0 +1,160 @@
+import CoreLocationDaemonProtocol
+import Logging
+import NIOCore
+
+/// Splits the inbound stream into frames; an oversized frame is answered with an error and the
+/// connection closed.
+struct FrameSplitter: ByteToMessageDecoder {
+    typealias InboundOut = [UInt8]
+    var decoder = FrameDecoder()
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if let bytes = buffer.readBytes(length: buffer.readableBytes) { decoder.append(bytes) }
+        while let frame = try decoder.next() {
+            context.fireChannelRead(wrapInboundOut(frame))
+        }
+        return .needMoreData
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        _ = try decode(context: context, buffer: &buffer)
+        return .needMoreData
+    }
+}
+
+/// One connection's protocol: hello first (within the hello timeout), then requests. Runs on the
+/// channel's event loop.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = [UInt8]
+
+    private let core: DaemonCore
+    private let logger: Logger
+    private var identity: PeerIdentity?
+    private var peer: Peer?
+    private var helloTimer: Scheduled<Void>?
+    private var writeTimer: Scheduled<Void>?
+
+    init(core: DaemonCore, identity: PeerIdentity?, logger: Logger) {
+        self.core = core
+        self.identity = identity
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard identity != nil else {
+            logger.warning("Refusing a connection whose peer cannot be identified")
+            context.close(promise: nil)
+            return
+        }
+        let channel = context.channel
+        let limits = core.limits
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        helloTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(limits.helloTimeout * 1000))) {
+            guard bound.value.peer == nil else { return }
+            bound.value.fatal(DaemonError(.helloTimeout, "no hello within \(limits.helloTimeout) s", fatal: true), channel: channel)
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let message: ClientMessage
+        do {
+            message = try DaemonProtocol.decode(ClientMessage.self, from: frame)
+        } catch {
+            let error = DaemonError(.malformed, "not a locationd message: \(error)", fatal: peer == nil)
+            if let peer { peer.send(.error(error)) } else { fatal(error, channel: context.channel) }
+            return
+        }
+        guard let peer else { return hello(message, context: context) }
+        switch message {
+        case .hello:
+            peer.send(.error(DaemonError(.malformed, "hello already received")))
+        case let .request(id, body):
+            core.handle(body, from: peer) { [weak peer] reply in
+                if case .ok = reply, case .acknowledge = body { return }
+                peer?.send(.reply(id: id, body: reply))
+            }
+        }
+    }
+
+    private func hello(_ message: ClientMessage, context: ChannelHandlerContext) {
+        guard case let .hello(hello) = message else {
+            return fatal(DaemonError(.helloExpected, "the first message must be a hello", fatal: true), channel: context.channel)
+        }
+        guard hello.version == DaemonProtocol.version else {
+            return fatal(
+                DaemonError(
+                    .incompatibleVersion,
+                    "locationd speaks protocol version \(DaemonProtocol.version); this client speaks version \(hello.version)",
+                    fatal: true),
+                channel: context.channel)
+        }
+        guard let identity else { return }
+        helloTimer?.cancel()
+        let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
+        let peer = Peer(
+            id: core.nextPeerID(), channel: context.channel, identity: identity, label: label, limits: core.limits,
+            logger: logger)
+        self.peer = peer
+        peer.send(.hello(core.attach(peer)))
+    }
+
+    private func fatal(_ error: DaemonError, channel: any Channel) {
+        logger.notice("Closing a connection", metadata: ["error": "\(error)"])
+        if let bytes = try? DaemonProtocol.frame(DaemonMessage.error(error)) {
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            channel.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let failure = error as? FrameDecoder.Failure, case let .oversized(length, limit) = failure {
+            fatal(
+                DaemonError(.oversized, "a frame of \(length) bytes is over the limit of \(limit)", fatal: true),
+                channel: context.channel)
+        } else {
+            logger.debug("Connection error", metadata: ["error": "\(error)"])
+            context.close(promise: nil)
+        }
+    }
+
+    /// A client that leaves its socket full is not read from (its requests wait) and, after the
+    /// write timeout, cut off; other clients are not held up.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let channel = context.channel
+        if channel.isWritable {
+            writeTimer?.cancel()
+            writeTimer = nil
+            channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        } else {
+            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            let timeout = core.limits.writeTimeout
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            writeTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+                guard !channel.isWritable else { return }
+                if let peer = bound.value.peer { peer.cutOff("socket full for \(timeout) s") } else { channel.close(promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        helloTimer?.cancel()
+        writeTimer?.cancel()
+        if let peer {
+            peer.state.withLock { $0.isClosed = true }
+            core.detach(peer)
+        }
+        self.peer = nil
+        context.fireChannelInactive()
+    }
+}
+
+/// `lastPathComponent` without Foundation's NSString bridging in this file.
+private struct NSStringPath {
+    let path: String
+    var lastComponent: String { path.split(separator: "/").last.map(String.init) ?? path }
+}
+

@@ -1,0 +1,194 @@
+import CoreLocation
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import CoreLocationStorage
+import Foundation
+import Synchronization
+
+extension DaemonCore {
+    /// Answers one request of a connection that said hello. `reply` may be called on any thread.
+    func handle(_ request: DaemonRequest, from peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void) {
+        guard let app = app(of: peer) else {
+            return reply(.failure(DaemonError(.unknownClient, "this connection has no app")))
+        }
+        switch request {
+        case let .register(client, label):
+            register(client, label: label, peer: peer, app: app)
+            reply(.ok)
+        case let .command(client, command):
+            reply(self.command(command, client: client, peer: peer, app: app))
+        case let .requestAuthorization(always):
+            if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
+            reply(.ok)
+        case let .requestTemporaryFullAccuracy(purposeKey):
+            app.authorization.requestTemporaryFullAccuracyCode(purposeKey: purposeKey) { reply(.accuracy(errorCode: $0)) }
+        case let .authorize(target, decision, accuracy):
+            authorize(app: target, decision: decision, accuracy: accuracy, peer: peer, reply: reply)
+        case let .setServices(enabled):
+            guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+                return reply(.failure(DaemonError(.notPermitted, "only root or the daemon's user may switch location services")))
+            }
+            do {
+                try setServices(enabled: enabled)
+                reply(.ok)
+            } catch {
+                reply(.failure(DaemonError(.storage, "cannot store the services switch: \(error)")))
+            }
+        case .status:
+            reply(.status(status(for: peer)))
+        case let .acknowledge(sequence):
+            peer.acknowledge(sequence)
+        case .ping:
+            reply(.ok)
+        }
+    }
+
+    private func register(_ client: ClientID, label: String, peer: Peer, app: App) {
+        if let existing = peer.state.withLock({ $0.clients[client] }) {
+            app.runtime.send(.unregister, from: existing)
+        }
+        let engineClient = app.runtime.addClient(label: "\(peer.label): \(label)") { [weak self, weak peer, weak app] event in
+            guard let self, let peer, let app else { return }
+            self.forward(event, to: peer, as: client, app: app)
+        }
+        peer.state.withLock { state in
+            state.clients[client] = engineClient
+            state.labels[client] = label
+            state.services[client] = []
+        }
+        if !servicesEnabled { app.runtime.send(.setAuthorization(effectiveAuthorization(app)), from: engineClient) }
+    }
+
+    private func command(_ command: ClientCommand, client: ClientID, peer: Peer, app: App) -> DaemonReply {
+        switch command {
+        case .register, .setAuthorization:
+            return .failure(DaemonError(.notPermitted, "authorization is decided by locationd, not by its clients"))
+        default: break
+        }
+        guard let engineClient = peer.state.withLock({ $0.clients[client] }) else {
+            return .failure(DaemonError(.unknownClient, "\(client) is not registered on this connection"))
+        }
+        peer.state.withLock { state in
+            var services = state.services[client] ?? []
+            switch command {
+            case .startUpdates: services.insert("updates")
+            case .stopUpdates: services.remove("updates")
+            case .startSignificantChanges: services.insert("significant-changes")
+            case .stopSignificantChanges: services.remove("significant-changes")
+            case .startVisits: services.insert("visits")
+            case .stopVisits: services.remove("visits")
+            case .startMonitoring: services.insert("regions")
+            default: break
+            }
+            state.services[client] = services
+            if case .unregister = command {
+                state.clients[client] = nil
+                state.services[client] = nil
+                state.labels[client] = nil
+            }
+        }
+        app.runtime.send(command, from: engineClient)
+        return .ok
+    }
+
+    /// An engine event for one client, translated back to the connection's client number. No fix
+    /// leaves the daemon for an app that may not have it.
+    private func forward(_ event: LocationRuntime.ClientEvent, to peer: Peer, as client: ClientID, app: App) {
+        let action: EngineAction
+        switch event {
+        case let .delivery(delivery):
+            guard effectiveAuthorization(app).allowsLocation else { return }
+            peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
+            action = .deliver(client, delivery)
+        case let .failure(failure): action = .fail(client, failure)
+        case let .region(notice): action = .region(client, notice)
+        case let .deferredFinished(error): action = .deferredFinished(client, error)
+        case let .visit(visit): action = .visit(client, visit)
+        case let .paused(paused): action = paused ? .paused(client) : .resumed(client)
+        case .authorization: return  // told once per connection by `authorizationChanged`
+        }
+        peer.sendEvent(.action(action))
+    }
+
+    // MARK: Settings
+
+    private func authorize(
+        app target: String, decision: String, accuracy: String?, peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void
+    ) {
+        let key = AppKey(uid: peer.identity.uid, appID: target)
+        let id = storedID(key)
+        guard let store else { return reply(.failure(DaemonError(.storage, "locationd has no database"))) }
+        do {
+            switch decision {
+            case "reset":
+                try store.reset(appID: id)
+            case "always", "when-in-use", "deny", "restricted":
+                let level: AuthorizationLevel = switch decision {
+                case "always": .always
+                case "when-in-use": .whenInUse
+                case "restricted": .restricted
+                default: .denied
+                }
+                let previous = try store.decision(for: id)
+                try store.save(
+                    AuthorizationDecision(
+                        appID: id, level: level, accuracy: accuracy == "reduced" ? .reduced : .full, decidedAt: Date(),
+                        provisional: false, usageDescription: previous?.usageDescription))
+            default:
+                return reply(.failure(DaemonError(.invalidArgument, "unknown decision \"\(decision)\"")))
+            }
+        } catch {
+            return reply(.failure(DaemonError(.storage, "cannot store the decision: \(error)")))
+        }
+        guard let app = state.withLock({ $0.apps[key] }) else { return reply(.ok) }
+        // Tell the running app and answer once it has taken the change (or the wait ran out), so
+        // no fix reaches it after the command returned.
+        app.authorization.reloadStoredDecision()
+        let sent = authorizationChanged(app)
+        guard !sent.isEmpty else { return reply(.ok) }
+        let remaining = Mutex(sent.count)
+        let answered = Atomic(false)
+        let finish: @Sendable () -> Void = {
+            if !answered.exchange(true, ordering: .relaxed) { reply(.ok) }
+        }
+        for (waiting, sequence) in sent {
+            waiting.whenAcknowledged(sequence) {
+                if remaining.withLock({ count -> Bool in
+                    count -= 1
+                    return count == 0
+                }) { finish() }
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limits.acknowledgeTimeout, execute: finish)
+    }
+
+    func status(for peer: Peer) -> DaemonStatus {
+        let seesAll = peer.identity.uid == 0 || peer.identity.uid == daemonUID
+        let apps = state.withLock { Array($0.apps.values) }
+            .filter { seesAll || $0.key.uid == peer.identity.uid }
+            .sorted { ($0.key.uid, $0.key.appID) < ($1.key.uid, $1.key.appID) }
+        let now = scheduler.now - startedAt
+        _ = now
+        return DaemonStatus(
+            pid: ProcessInfo.processInfo.processIdentifier,
+            servicesEnabled: servicesEnabled,
+            database: databasePath,
+            apps: apps.map { app in
+                let peers = app.peers.withLock { Array($0.values) }.sorted { $0.id < $1.id }
+                let clients = peers.flatMap { peer in
+                    peer.state.withLock { state in
+                        state.labels.sorted { $0.key.rawValue < $1.key.rawValue }.map { client, label in
+                            DaemonStatus.Client(
+                                pid: peer.identity.pid, label: "\(peer.label): \(label)",
+                                services: (state.services[client] ?? []).sorted(), lastDelivery: state.lastDelivery)
+                        }
+                    }
+                }
+                return DaemonStatus.App(
+                    app: app.key.appID, uid: app.key.uid, authorization: effectiveAuthorization(app), clients: clients)
+            },
+            sources: sources.report().map {
+                DaemonStatus.Source(id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime)
+            })
+    }
+}

@@ -1,0 +1,200 @@
+import CoreLocation
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import CoreLocationSources
+import CoreLocationStorage
+import Foundation
+import Logging
+import Synchronization
+
+/// Everything the daemon knows: the apps with their engines, the connections, the services switch.
+/// Apps are keyed by (uid, app id); each has its own engine, authorization and regions over the
+/// shared sources (decision 0010 says why one engine per app).
+final class DaemonCore: Sendable {
+    struct AppKey: Hashable, Sendable, CustomStringConvertible {
+        var uid: UInt32
+        var appID: String
+        var description: String { "\(uid):\(appID)" }
+    }
+
+    final class App: Sendable {
+        let key: AppKey
+        let runtime: LocationRuntime
+        var authorization: AuthorizationService { runtime.authorization }
+        let peers = Mutex<[UInt64: Peer]>([:])
+        let observer = Mutex<UInt64?>(nil)
+
+        init(key: AppKey, runtime: LocationRuntime) {
+            self.key = key
+            self.runtime = runtime
+        }
+    }
+
+    struct State {
+        var apps: [AppKey: App] = [:]
+        var servicesEnabled = true
+        var nextPeer: UInt64 = 0
+    }
+
+    let store: AuthorizationStore?
+    let databasePath: String
+    let sources: SharedSources
+    let scheduler: any Scheduler
+    let configuration: LocationEngine.Configuration
+    let environmentPolicy: DefaultPolicy?
+    let limits: DaemonLimits
+    let logger: Logger
+    let daemonUID: UInt32
+    let startedAt: Double
+    let state = Mutex(State())
+
+    init(
+        store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
+        configuration: LocationEngine.Configuration, environmentPolicy: DefaultPolicy?, limits: DaemonLimits,
+        daemonUID: UInt32, logger: Logger
+    ) {
+        self.store = store
+        self.databasePath = databasePath
+        self.sources = sources
+        self.scheduler = scheduler
+        self.configuration = configuration
+        self.environmentPolicy = environmentPolicy
+        self.limits = limits
+        self.daemonUID = daemonUID
+        self.logger = logger
+        startedAt = scheduler.now
+        var enabled = true
+        do { enabled = try store?.servicesEnabled() ?? true } catch {
+            logger.error("Cannot read the services switch; services stay on", metadata: ["error": "\(error)"])
+        }
+        state.withLock { $0.servicesEnabled = enabled }
+    }
+
+    var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
+
+    /// The key decisions of an app are stored under: the app id for the daemon's own user,
+    /// `UID:app` for another user's (other users are a boundary; decision 0011).
+    func storedID(_ key: AppKey) -> String {
+        key.uid == daemonUID ? key.appID : "\(key.uid):\(key.appID)"
+    }
+
+    // MARK: Connections
+
+    func nextPeerID() -> UInt64 {
+        state.withLock { state in
+            state.nextPeer += 1
+            return state.nextPeer
+        }
+    }
+
+    /// Groups a new connection under its app (made on first use) and returns the hello to send.
+    func attach(_ peer: Peer) -> ServerHello {
+        let identity = peer.identity
+        // A process's environment names its Info.plist only for our own user's processes.
+        let plist = identity.uid == daemonUID ? identity.infoPlist : nil
+        var appIdentity = AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
+        let key = AppKey(uid: identity.uid, appID: appIdentity.id)
+        appIdentity.id = storedID(key)
+        let app = state.withLock { state -> App in
+            if let app = state.apps[key] { return app }
+            let app = makeApp(key: key, identity: appIdentity)
+            state.apps[key] = app
+            return app
+        }
+        app.peers.withLock { $0[peer.id] = peer }
+        peer.state.withLock { $0.app = key }
+        logger.info(
+            "Client connected",
+            metadata: ["pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)", "label": "\(peer.label)"])
+        return ServerHello(
+            app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
+            authorization: effectiveAuthorization(app))
+    }
+
+    private func makeApp(key: AppKey, identity: AppIdentity) -> App {
+        let service = AuthorizationService.headless(
+            identity: identity, store: store, environmentPolicy: environmentPolicy,
+            sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
+            logger: logger)
+        let runtime = LocationRuntime(
+            sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
+            regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
+        let app = App(key: key, runtime: runtime)
+        let token = service.addObserver { [weak self, weak app] _ in
+            guard let self, let app else { return }
+            self.authorizationChanged(app)
+        }
+        app.observer.withLock { $0 = token }
+        return app
+    }
+
+    /// The connection closed: its clients go; an app with no connection left is dropped (its
+    /// session-only decisions with it; its regions stay stored).
+    func detach(_ peer: Peer) {
+        peer.releaseWaiters()
+        guard let key = peer.state.withLock({ $0.app }), let app = state.withLock({ $0.apps[key] }) else { return }
+        let clients = peer.state.withLock { state in
+            defer { state.clients.removeAll() }
+            return Array(state.clients.values)
+        }
+        for client in clients { app.runtime.send(.unregister, from: client) }
+        let empty = app.peers.withLock { peers in
+            peers[peer.id] = nil
+            return peers.isEmpty
+        }
+        if empty {
+            state.withLock { state in
+                if app.peers.withLock({ $0.isEmpty }) { state.apps[key] = nil }
+            }
+            if let token = app.observer.withLock({ $0 }) { app.authorization.removeObserver(token) }
+        }
+        logger.info("Client disconnected", metadata: ["pid": "\(peer.identity.pid)", "app": "\(key.appID)"])
+    }
+
+    func app(of peer: Peer) -> App? {
+        guard let key = peer.state.withLock({ $0.app }) else { return nil }
+        return state.withLock { $0.apps[key] }
+    }
+
+    // MARK: Authorization
+
+    /// What the app's clients are told: its decision, or denied while location services are off.
+    func effectiveAuthorization(_ app: App) -> ClientAuthorization {
+        var authorization = app.authorization.authorization
+        if !servicesEnabled { authorization.level = .denied }
+        return authorization
+    }
+
+    /// Tells every connection of the app; returns the sequence number sent to each.
+    @discardableResult
+    func authorizationChanged(_ app: App) -> [(Peer, UInt64)] {
+        let authorization = effectiveAuthorization(app)
+        if !servicesEnabled { denyEngineClients(of: app) }
+        let inProgress = app.authorization.isRequestInProgress
+        let peers = app.peers.withLock { Array($0.values) }
+        return peers.compactMap { peer in
+            peer.sendEvent(.authorization(authorization, requestInProgress: inProgress), sequenced: true).map { (peer, $0) }
+        }
+    }
+
+    /// Services off: every engine client of the app is denied, so sources power down.
+    func denyEngineClients(of app: App) {
+        let authorization = effectiveAuthorization(app)
+        let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
+        for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+    }
+
+    func setServices(enabled: Bool) throws {
+        try store?.setServicesEnabled(enabled)
+        state.withLock { $0.servicesEnabled = enabled }
+        logger.notice("Location services switched", metadata: ["enabled": "\(enabled)"])
+        let apps = state.withLock { Array($0.apps.values) }
+        for app in apps {
+            let authorization = effectiveAuthorization(app)
+            let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
+            for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+            for peer in app.peers.withLock({ Array($0.values) }) { peer.sendEvent(.services(enabled: enabled)) }
+            authorizationChanged(app)
+        }
+    }
+}

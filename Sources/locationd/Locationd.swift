@@ -1,0 +1,196 @@
+import ArgumentParser
+import CoreLocation
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import CoreLocationSources
+import CoreLocationStorage
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Locationd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locationd",
+        abstract: "Core Location as a system service: one engine and one set of receivers for every app.",
+        discussion: """
+            Apps that `import CoreLocation` use the daemon when its socket answers \
+            (CORELOCATION_DAEMON=auto, the default). Protocol: docs/locationd-protocol.md.
+
+            Examples:
+              locationd --simulate drive
+              locationd --source gpsd://localhost:2947
+              locationd --socket /tmp/l.sock --database /tmp/l.sqlite --simulate 48.8584,2.2945
+            """
+    )
+
+    @Option(help: "The socket (default $XDG_RUNTIME_DIR/corelocation/locationd.sock, root: /run/corelocation/locationd.sock).")
+    var socket: String?
+
+    @Option(help: "The daemon's database (default $XDG_STATE_HOME/corelocation/locationd.sqlite, root: /var/lib/corelocation/locationd.sqlite).")
+    var database: String?
+
+    @Option(help: "Simulate a source: run, bike, drive, a GPX file, or LAT,LON.")
+    var simulate: String?
+
+    @Option(name: .customLong("simulate-speed"), help: "Speed of the simulation as a multiple of the recorded pace.")
+    var simulateSpeed: Double = 1
+
+    @Option(name: .customLong("source"), help: "A source URL as in sources.conf (gpsd://host:port, nmea:///dev/ttyUSB0…); repeatable.")
+    var sources: [String] = []
+
+    @Option(name: .customLong("region-limit"), help: "Regions each app may monitor.")
+    var regionLimit: Int?
+
+    @Option(name: .customLong("hello-timeout"), help: "Seconds a new connection has to say hello.")
+    var helloTimeout: Double = 5
+
+    @Option(name: .customLong("write-timeout"), help: "Seconds a client may leave its socket full before it is cut off.")
+    var writeTimeout: Double = 2
+
+    @Option(name: .customLong("max-buffered"), help: "Bytes of unread output a client may accumulate before it is cut off.")
+    var maximumBuffered: Int = 1 << 20
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "locationd")
+        let environment = ProcessInfo.processInfo.environment
+        let isRoot = getuid() == 0
+
+        let scheduler = DispatchScheduler()
+        let madeSources: [any LocationSource]
+        do {
+            madeSources = try makeSources(scheduler: scheduler, logger: logger, environment: environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if madeSources.isEmpty { logger.notice("No location source is configured; clients hear kCLErrorLocationUnknown.") }
+
+        let databasePath = database ?? Self.defaultDatabasePath(environment: environment, isRoot: isRoot)
+        let store = openStore(path: databasePath, logger: logger)
+
+        var engineConfiguration = LocationEngine.Configuration()
+        if let regionLimit, regionLimit > 0 { engineConfiguration.regionLimit = regionLimit }
+        let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
+        let core = DaemonCore(
+            store: store, databasePath: databasePath,
+            sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
+            configuration: engineConfiguration,
+            environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
+            limits: limits, daemonUID: getuid(), logger: logger)
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let socketPath = socket ?? DaemonProtocol.defaultSocketPath(environment: environment, isRoot: isRoot)
+        let channel: any Channel
+        let ownsSocketFile: Bool
+        do {
+            let bootstrap = Self.bootstrap(group: group, core: core, logger: logger)
+            if let fd = ListeningSocket.activated(environment: environment) {
+                channel = try await bootstrap.withBoundSocket(fd).get()
+                ownsSocketFile = false
+                logger.info("Listening on the socket systemd passed")
+            } else {
+                try ListeningSocket.prepare(path: socketPath, logger: logger)
+                channel = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+                _ = chmod(socketPath, isRoot ? 0o666 : 0o600)
+                ownsSocketFile = true
+                logger.info("Listening", metadata: ["socket": "\(socketPath)", "database": "\(databasePath)"])
+            }
+        } catch let failure as ListeningSocket.Failure {
+            try? await group.shutdownGracefully()
+            FileHandle.standardError.write(Data("locationd: \(failure)\n".utf8))
+            throw ExitCode(75)
+        }
+        ListeningSocket.notifyReady(environment: environment, logger: logger)
+
+        let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
+        let serviceGroup = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        try await serviceGroup.run()
+        try? await group.shutdownGracefully()
+        logger.info("Stopped")
+    }
+
+    static func bootstrap(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+            .childChannelInitializer { channel in
+                PeerIdentity.of(channel).flatMap { identity in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameSplitter()))
+                        try channel.pipeline.syncOperations.addHandler(
+                            ConnectionHandler(core: core, identity: identity, logger: logger))
+                    }
+                }.flatMap {
+                    channel.setOption(.autoRead, value: true)
+                }
+            }
+    }
+
+    func makeSources(scheduler: any Scheduler, logger: Logger, environment: [String: String]) throws -> [any LocationSource] {
+        if let simulate {
+            let scenario = try SimulationScenario.parse(simulate)
+            return [try SimulatedLocationSource(scenario: scenario, speed: simulateSpeed, noise: nil, scheduler: scheduler)]
+        }
+        if !sources.isEmpty {
+            return try sources.map { try SourceFactory.makeSource(try SourceSpec.parse($0), scheduler: scheduler, logger: logger) }
+        }
+        return LocationRuntime.environmentSources(environment: environment, scheduler: scheduler, logger: logger)
+    }
+
+    /// Opens the database as `LocationDatabase` does (a corrupt file is moved aside, never lost
+    /// silently); without one the daemon runs, says so, and refuses to store decisions.
+    func openStore(path: String, logger: Logger) -> AuthorizationStore? {
+        do {
+            let store = try AuthorizationStore(path: path, logger: logger)
+            if let recovered = store.recoveredFrom {
+                logger.warning("The database was unusable and was moved aside", metadata: ["movedTo": "\(recovered)"])
+            }
+            do { try store.database.enableWriteAheadLog() } catch {
+                logger.warning("Cannot switch the database to WAL", metadata: ["error": "\(error)"])
+            }
+            return store
+        } catch {
+            logger.error(
+                "Cannot open the database; decisions cannot be stored until it is fixed",
+                metadata: ["path": "\(path)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    static func defaultDatabasePath(environment: [String: String], isRoot: Bool) -> String {
+        if isRoot { return "/var/lib/corelocation/locationd.sqlite" }
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return state + "/corelocation/locationd.sqlite"
+    }
+}
+
+/// Runs until SIGTERM: then closes the listening socket (and its file when we bound it).
+struct ServerService: Service {
+    let channel: any Channel
+    let socketPath: String?
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("Shutting down")
+        try? await channel.close()
+        if let socketPath { unlink(socketPath) }
+    }
+}

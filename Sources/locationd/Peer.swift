@@ -1,0 +1,139 @@
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import Logging
+import NIOCore
+import Synchronization
+
+/// One connection: who it is (from the kernel), its engine clients, and its outbound accounting.
+final class Peer: Sendable {
+    struct State {
+        /// The connection's client numbers → the app engine's.
+        var clients: [ClientID: ClientID] = [:]
+        var labels: [ClientID: String] = [:]
+        var services: [ClientID: Set<String>] = [:]
+        var nextSequence: UInt64 = 0
+        var acknowledged: UInt64 = 0
+        var ackWaiters: [(sequence: UInt64, done: @Sendable () -> Void)] = []
+        var lastDelivery: Double?
+        var pendingBytes = 0
+        var isClosed = false
+        var app: DaemonCore.AppKey?
+    }
+
+    let id: UInt64
+    let channel: any Channel
+    let identity: PeerIdentity
+    let label: String
+    let limits: DaemonLimits
+    let logger: Logger
+    let state = Mutex(State())
+
+    init(id: UInt64, channel: any Channel, identity: PeerIdentity, label: String, limits: DaemonLimits, logger: Logger) {
+        self.id = id
+        self.channel = channel
+        self.identity = identity
+        self.label = label
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Sends an event; sequenced events must be acknowledged. Returns the sequence number.
+    @discardableResult
+    func sendEvent(_ event: DaemonEvent, sequenced: Bool = false) -> UInt64? {
+        let sequence: UInt64? = sequenced ? state.withLock { state in
+            state.nextSequence += 1
+            return state.nextSequence
+        } : nil
+        send(.event(sequence: sequence, body: event))
+        return sequence
+    }
+
+    /// Frames and writes a message from any thread; a peer whose unread output passes the limit is
+    /// cut off (it stopped reading), without holding up anyone else.
+    func send(_ message: DaemonMessage) {
+        let bytes: [UInt8]
+        do { bytes = try DaemonProtocol.frame(message) } catch {
+            logger.error("Cannot encode a message", metadata: ["error": "\(error)"])
+            return
+        }
+        let overLimit = state.withLock { state -> Bool? in
+            if state.isClosed { return nil }
+            state.pendingBytes += bytes.count
+            return state.pendingBytes > limits.maximumBufferedBytes
+        }
+        guard let overLimit else { return }
+        if overLimit {
+            cutOff("more than \(limits.maximumBufferedBytes) bytes unread")
+            return
+        }
+        let buffer = channel.allocator.buffer(bytes: bytes)
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { [self] _ in
+            state.withLock { $0.pendingBytes -= bytes.count }
+        }
+        channel.writeAndFlush(buffer, promise: promise)
+    }
+
+    /// Sends a fatal error and closes.
+    func fail(_ error: DaemonError) {
+        send(.error(error))
+        close()
+    }
+
+    func cutOff(_ reason: String) {
+        logger.warning(
+            "Cutting off a client that does not read", metadata: ["pid": "\(identity.pid)", "reason": "\(reason)"])
+        close()
+    }
+
+    func close() {
+        state.withLock { $0.isClosed = true }
+        channel.close(promise: nil)
+    }
+
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    // MARK: Acknowledgements
+
+    func acknowledge(_ sequence: UInt64) {
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
+            state.acknowledged = max(state.acknowledged, sequence)
+            let acknowledged = state.acknowledged
+            let ready = state.ackWaiters.filter { $0.sequence <= acknowledged }.map(\.done)
+            state.ackWaiters.removeAll { $0.sequence <= acknowledged }
+            return ready
+        }
+        for done in ready { done() }
+    }
+
+    /// Calls `done` once `sequence` is acknowledged or the connection closed.
+    func whenAcknowledged(_ sequence: UInt64, _ done: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.isClosed || state.acknowledged >= sequence { return true }
+            state.ackWaiters.append((sequence, done))
+            return false
+        }
+        if now { done() }
+    }
+
+    /// Answers every waiter (the connection closed).
+    func releaseWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.ackWaiters.removeAll() }
+            return state.ackWaiters.map(\.done)
+        }
+        for done in waiters { done() }
+    }
+}
+
+/// Bounds on what one client may cost the daemon.
+struct DaemonLimits: Sendable {
+    /// Seconds a new connection has to say hello.
+    var helloTimeout: Double = 5
+    /// Seconds a client may leave its socket full before it is cut off.
+    var writeTimeout: Double = 2
+    /// Bytes of unread output a client may accumulate before it is cut off.
+    var maximumBufferedBytes = 1 << 20
+    /// Seconds `authorize` waits for running apps to acknowledge a change before it answers.
+    var acknowledgeTimeout: Double = 1
+}

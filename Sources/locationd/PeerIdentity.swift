@@ -1,0 +1,53 @@
+import Foundation
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who is on the other end of a connection, from the kernel: uid and pid by `SO_PEERCRED`, the
+/// executable by `/proc/PID/exe`. Nothing the client says about itself enters this.
+struct PeerIdentity: Sendable, Hashable {
+    var uid: UInt32
+    var pid: Int32
+    var executable: String
+    /// The client's `CORELOCATION_INFO_PLIST`, read from `/proc/PID/environ`.
+    var infoPlist: String?
+
+    /// `struct ucred` (pid_t, uid_t, gid_t), which Glibc's Swift module does not export.
+    struct Credentials: Sendable {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    /// `SO_PEERCRED` on Linux.
+    static let peerCredentialsOption: Int32 = 17
+
+    static func of(_ channel: any Channel) -> EventLoopFuture<PeerIdentity?> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        let future: EventLoopFuture<Credentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerCredentialsOption))
+        return future.map { credentials -> PeerIdentity? in
+            let pid = credentials.pid
+            guard pid > 0 else { return nil }
+            guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else {
+                return nil
+            }
+            return PeerIdentity(
+                uid: credentials.uid, pid: pid, executable: executable, infoPlist: environment(of: pid)["CORELOCATION_INFO_PLIST"])
+        }.recover { _ in nil }
+    }
+
+    /// A process's environment (readable for processes of our own user, or by root).
+    static func environment(of pid: Int32) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return [:] }
+        var result: [String: String] = [:]
+        for entry in data.split(separator: 0) {
+            guard let text = String(bytes: entry, encoding: .utf8), let equals = text.firstIndex(of: "=") else { continue }
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        return result
+    }
+}

@@ -1,0 +1,107 @@
+import CoreLocationEngine
+import CoreLocationSources
+import Synchronization
+
+/// The daemon's receivers, shared by every app: each app's engine sees a proxy per source; the
+/// real source opens with its first proxy started and closes after the last stopped. One receiver
+/// serves every app (docs/decisions/0010-locationd.md).
+final class SharedSources: Sendable {
+    private struct Hub {
+        var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:]
+        var poweredSince: Double?
+        var onTime: Double = 0
+    }
+
+    let sources: [any LocationSource]
+    private let hubs: Mutex<[SourceID: Hub]>
+    private let nextListener = Atomic<UInt64>(0)
+    private let clock: @Sendable () -> Double
+
+    init(_ sources: [any LocationSource], clock: @escaping @Sendable () -> Double) {
+        self.sources = sources
+        self.clock = clock
+        var hubs: [SourceID: Hub] = [:]
+        for source in sources { hubs[source.descriptor.id] = Hub() }
+        self.hubs = Mutex(hubs)
+    }
+
+    /// Fresh proxies for one app's engine.
+    func proxies() -> [any LocationSource] {
+        sources.map { SourceProxy(source: $0, shared: self) }
+    }
+
+    /// Which sources are open and for how long they have been, in seconds.
+    func report() -> [(descriptor: SourceDescriptor, powered: Bool, onTime: Double)] {
+        let now = clock()
+        return hubs.withLock { hubs in
+            sources.map { source in
+                let hub = hubs[source.descriptor.id] ?? Hub()
+                let current = hub.poweredSince.map { now - $0 } ?? 0
+                return (source.descriptor, hub.poweredSince != nil, hub.onTime + current)
+            }
+        }
+    }
+
+    func start(_ source: any LocationSource, _ handler: @escaping @Sendable (SourceEvent) -> Void) -> UInt64 {
+        let token = nextListener.add(1, ordering: .relaxed).newValue
+        let id = source.descriptor.id
+        let now = clock()
+        let opens = hubs.withLock { hubs -> Bool in
+            hubs[id, default: Hub()].listeners[token] = handler
+            guard hubs[id]?.poweredSince == nil else { return false }
+            hubs[id]?.poweredSince = now
+            return true
+        }
+        if opens {
+            source.start { [weak self] event in self?.broadcast(event, from: id) }
+        }
+        return token
+    }
+
+    func stop(_ source: any LocationSource, token: UInt64) {
+        let id = source.descriptor.id
+        let now = clock()
+        let closes = hubs.withLock { hubs -> Bool in
+            hubs[id]?.listeners[token] = nil
+            guard let hub = hubs[id], hub.listeners.isEmpty, let since = hub.poweredSince else { return false }
+            hubs[id]?.onTime += now - since
+            hubs[id]?.poweredSince = nil
+            return true
+        }
+        if closes { source.stop() }
+    }
+
+    private func broadcast(_ event: SourceEvent, from id: SourceID) {
+        let listeners = hubs.withLock { hubs in hubs[id].map { Array($0.listeners.values) } ?? [] }
+        for listener in listeners { listener(event) }
+    }
+}
+
+/// One app engine's view of a shared source.
+final class SourceProxy: LocationSource {
+    let source: any LocationSource
+    let shared: SharedSources
+    private let token = Mutex<UInt64?>(nil)
+
+    init(source: any LocationSource, shared: SharedSources) {
+        self.source = source
+        self.shared = shared
+    }
+
+    var descriptor: SourceDescriptor { source.descriptor }
+
+    func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
+        let previous = token.withLock { $0 }
+        if let previous { shared.stop(source, token: previous) }
+        let new = shared.start(source, handler)
+        token.withLock { $0 = new }
+    }
+
+    func stop() {
+        guard let current = token.withLock({ value -> UInt64? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        shared.stop(source, token: current)
+    }
+}

@@ -1,0 +1,176 @@
+import CoreLocationDaemonProtocol
+import Foundation
+import Synchronization
+import Testing
+
+/// A real locationd process on a temporary socket and database, and helpers for the test's clients.
+final class DaemonHarness: Sendable {
+    static let products: URL = {
+        let bundle = Bundle.main.bundleURL
+        if FileManager.default.isExecutableFile(atPath: bundle.appendingPathComponent("locationd").path) { return bundle }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(".build/debug")
+    }()
+
+    let directory: String
+    var socket: String { directory + "/l.sock" }
+    var database: String { directory + "/d.sqlite" }
+    let process = Mutex<Process?>(nil)
+    let log = Mutex(Data())
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        if let process = process.withLock({ $0 }), process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["CORELOCATION_DAEMON_SOCKET"] = socket
+        environment["CORELOCATION_PROMPT"] = "never"
+        environment["CORELOCATION_DATABASE"] = directory + "/app.sqlite"
+        environment["CORELOCATION_DAEMON"] = "auto"
+        environment.removeValue(forKey: "CORELOCATION_SIMULATE")
+        return environment
+    }
+
+    /// Starts locationd and waits (bounded) until its socket answers.
+    @discardableResult
+    func start(_ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent("locationd")
+        process.arguments = ["--socket", socket, "--database", database] + arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.log.withLock { $0.append(data) }
+        }
+        try process.run()
+        self.process.withLock { $0 = process }
+        if waitForSocket {
+            for _ in 0..<200 {
+                if let connection = try? DaemonConnection.connect(path: socket, label: "harness", timeout: 1) {
+                    connection.close()
+                    return process
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            Issue.record("locationd did not answer: \(logText)")
+        }
+        return process
+    }
+
+    var logText: String { log.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    func kill(signal: Int32 = SIGKILL) {
+        guard let process = process.withLock({ $0 }) else { return }
+        Foundation.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// A raw socket to the daemon, for speaking bad protocol.
+    func rawSocket() throws -> Int32 { try UnixSocket.connect(path: socket) }
+
+    /// Reads frames until the daemon closes or `limit` frames arrived (bounded by a 10 s timeout).
+    static func readMessages(_ fd: Int32, limit: Int = 100) -> (messages: [DaemonMessage], closed: Bool) {
+        UnixSocket.setReceiveTimeout(fd, seconds: 10)
+        var decoder = FrameDecoder()
+        var messages: [DaemonMessage] = []
+        while messages.count < limit {
+            while let frame = try? decoder.next() {
+                if let message = try? DaemonProtocol.decode(DaemonMessage.self, from: frame) { messages.append(message) }
+                if messages.count >= limit { return (messages, false) }
+            }
+            let bytes = UnixSocket.readSome(fd)
+            if bytes.isEmpty { return (messages, true) }
+            decoder.append(bytes)
+        }
+        return (messages, false)
+    }
+
+    static func hello(version: Int = DaemonProtocol.version) throws -> [UInt8] {
+        try DaemonProtocol.frame(ClientMessage.hello(ClientHello(version: version, label: "test")))
+    }
+
+    /// Writes an Info.plist naming the app and its usage description; returns its path.
+    func infoPlist(bundle: String) throws -> String {
+        let path = directory + "/\(bundle)-Info.plist"
+        let plist: [String: Any] = ["CFBundleIdentifier": bundle, "NSLocationWhenInUseUsageDescription": "Tests."]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs a tool to completion with this daemon's environment.
+    func run(_ tool: String, _ arguments: [String], extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent(tool)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A running CoreLocationAppProbe whose lines are collected as they come.
+final class RunningApp: Sendable {
+    let process: Process
+    let lines = Mutex<[String]>([])
+
+    init(_ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = DaemonHarness.products.appendingPathComponent("CoreLocationAppProbe")
+        process.arguments = arguments
+        process.environment = harness.environment.merging(extra) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let buffer = Mutex("")
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let complete = buffer.withLock { buffer -> [String] in
+                buffer += text
+                var parts = buffer.components(separatedBy: "\n")
+                buffer = parts.removeLast()
+                return parts
+            }
+            self?.lines.withLock { $0 += complete }
+        }
+        try process.run()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    /// Waits (bounded) until `predicate` holds for the lines so far.
+    @discardableResult
+    func wait(timeout: Double = 15, _ predicate: ([String]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if lines.withLock({ predicate($0) }) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
+    func count(_ kind: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(kind + " ") }.count } }
+
+    /// The monotonic times of lines of a kind.
+    func times(_ kind: String) -> [Double] {
+        lines.withLock { $0.filter { $0.hasPrefix(kind + " ") }.compactMap { Double($0.split(separator: " ")[1]) } }
+    }
+}
