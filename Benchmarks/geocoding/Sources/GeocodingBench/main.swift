@@ -117,7 +117,10 @@ if let dump = ProcessInfo.processInfo.environment["GEOCODING_BENCH_DUMP"] {
         lines.append((try? place.map { try encoder.encode($0) }) ?? Data("null".utf8))
         lines.append(0x0A)
     }
-    FileManager.default.createFile(atPath: dump, contents: lines)
+    guard FileManager.default.createFile(atPath: dump, contents: lines) else {
+        FileHandle.standardError.write(Data("cannot write \(dump)\n".utf8))
+        exit(1)
+    }
 }
 
 print(label, String(format: "loads %d load_ms_cold %.1f load_ms_warm_median %.1f rss_growth_mib %.1f",
