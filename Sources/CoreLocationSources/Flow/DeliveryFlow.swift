@@ -10,8 +10,7 @@ import Foundation
 /// has brought the count down to half the limit; `waitUntilReady` (blocking, for reader threads)
 /// does the same by waiting. So memory between source and delivery stays bounded whatever the
 /// length of a recording and whatever the replay speed; a slow consumer slows the replay.
-public final class DeliveryFlow: @unchecked Sendable {
-    // @unchecked Sendable: every stored var is read and written only with `condition` locked.
+public final class DeliveryFlow: @unchecked Sendable {  // safe: every stored var is used only with `condition` locked
 
     /// Most events in flight before the producer waits.
     public let limit: Int

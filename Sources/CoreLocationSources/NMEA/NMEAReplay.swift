@@ -85,7 +85,7 @@ struct NMEAReplay: Sendable {
 ///
 /// `@unchecked Sendable`: a replay lives in its source's state and is used only with that state's
 /// lock held, so one thread at a time reads, and `close` is idempotent under the same lock.
-final class NMEAReplayInput: @unchecked Sendable {
+final class NMEAReplayInput: @unchecked Sendable {  // safe: used only under its source's state lock
     private var bytes: [UInt8]
     private var offset = 0
     private var descriptor: Int32?
