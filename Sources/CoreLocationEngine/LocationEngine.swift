@@ -39,8 +39,22 @@ public struct LocationEngine: Sendable {
         public var regionLimit = 20
         /// Largest region radius, metres (`maximumRegionMonitoringDistance`).
         public var maximumRegionDistance: Double = 1_000_000
-        /// Seconds evidence of the other side must last before a crossing is reported.
+        /// How fixes turn into region crossings (`RegionCrossingRule`; decision 0019).
+        public var regionRule = RegionCrossingRule.evidence
+        /// Seconds evidence of the other side must last, at least, before a crossing is reported.
         public var regionDwell: Double = 20
+        /// `.evidence` rule: seconds of the strongest evidence a crossing needs (weaker evidence
+        /// needs proportionally longer).
+        public var regionEvidenceSeconds: Double = 30
+        /// `.evidence` rule: a fix's margin counts up to this many hysteresis widths.
+        public var regionEvidenceClamp: Double = 2.5
+        /// `.evidence` rule: most seconds one fix stands for (a fix after a gap is not evidence for
+        /// the whole gap).
+        public var regionEvidenceGap: Double = 20
+        /// `.evidence` rule: within this many seconds of a crossing, the opposite crossing needs
+        /// `regionRecentCrossingFactor` times the evidence.
+        public var regionRecentCrossingWindow: Double = 600
+        public var regionRecentCrossingFactor: Double = 3
         /// Hysteresis = clamp(fraction × radius, minimum, maximum), metres; see `RegionMonitor`.
         public var regionHysteresisFraction = 0.1
         public var regionHysteresisMinimum: Double = 10

@@ -69,8 +69,11 @@ extension LocationCtl {
         @MainActor
         mutating func run() async throws {
             let runtime = try source.installRuntime()
+            // A compass is live: it ticks on the real clock even while a route replays on its own timeline.
+            let clock: any Scheduler = runtime.scheduler is ReplayScheduler ? DispatchScheduler() : runtime.scheduler
             let headingSource: (any HeadingSource)?
-            if rotate == nil, let simulate = source.simulate, case .route = try SimulationScenario.parse(simulate) {
+            let scenario = try source.simulate.map { try SimulationScenario.parse($0, streamingFiles: true) }
+            if rotate == nil, let scenario, scenario.isRoute {
                 // A simulated route: the compass follows its course (true heading = course).
                 let course = CourseHeadingSource()
                 runtime.observeSources { _, event in
@@ -78,16 +81,16 @@ extension LocationCtl {
                 }
                 headingSource = course
             } else if rotate != nil || source.simulate != nil {
-                headingSource = SimulatedHeadingSource(rate: rotate ?? 10, scheduler: runtime.scheduler)
+                headingSource = SimulatedHeadingSource(rate: rotate ?? 10, scheduler: clock)
             } else {
                 let store = MagnetometerCalibrationStore(directory: MagnetometerCalibrationStore.defaultDirectory())
                 headingSource = IIOHeadingSource.discover(
-                    sysfsRoot: sysfsRoot, scheduler: runtime.scheduler, store: store)
+                    sysfsRoot: sysfsRoot, scheduler: clock, store: store)
             }
             guard let headingSource else {
                 try fail(NoHeadingSource(root: sysfsRoot), code: ExitCodes.noLocation)
             }
-            HeadingRuntime.installShared(HeadingRuntime(source: headingSource, scheduler: runtime.scheduler))
+            HeadingRuntime.installShared(HeadingRuntime(source: headingSource, scheduler: clock))
             printError("Heading source: \(headingSource.name)")
 
             let bridge = HeadingBridge()

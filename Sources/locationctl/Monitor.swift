@@ -9,17 +9,17 @@ extension LocationCtl {
         static let configuration = CommandConfiguration(
             abstract: "Print region, significant-change and visit events as they happen.",
             discussion: """
-                Monitors circular regions as startMonitoring(for:) does (entry and exit need 20 s of \
-                evidence past a hysteresis band; see docs/decisions/0007-region-monitoring.md) and, with \
+                Monitors circular regions as startMonitoring(for:) does (entry and exit need enough evidence \
+                past a hysteresis band, 30 s of clear fixes; see docs/decisions/0019-region-crossings-on-noisy-tracks.md) and, with \
                 --significant, prints the significant-change service's updates; with --visits, the visits \
                 service's arrivals and completed visits (5 min within 30 m, of a 100 m cluster; see \
                 docs/decisions/0008-visits-and-automatic-pausing.md). \
-                Visits follow the fixes' own timestamps, so they come out the same at any --speed. \
                 Runs until the simulated \
                 route ends or you press Ctrl-C. The regions last for this run only (they are not added to \
-                locationctl's stored regions). --speed also speeds up the rules' clocks (the 20 s dwell, \
-                the 5 min between significant changes), so a replay at 30× gives the events of the \
-                recording at 1×.
+                locationctl's stored regions). A replay (--simulate route, nmea: file) runs the rules on the \
+                recording's timeline with the receiver on throughout: --speed only decides how fast that \
+                timeline passes, so visits, region and significant-change events come out the same at any \
+                speed (max too), stamped with the recording's times (docs/decisions/0020-replay-timeline.md).
 
                 Examples:
                   locationctl monitor --simulate drive --speed max --region 45.2735,13.7142,300,start

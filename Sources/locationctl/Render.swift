@@ -126,6 +126,7 @@ extension LocationCtl {
                 switch scenario {
                 case .fixed(let latitude, let longitude): title = "simulated fix at \(latitude), \(longitude)"
                 case .route(let route): title = "simulated route \(route.name)"
+                case .gpxFile(let file): title = "simulated route \(file.name)"
                 }
                 let fixes = RenderScene.fixes(of: scenario)
                 return RenderScene(title: title, layers: [.init(kind: .raw, name: title, fixes: fixes)], regions: monitored)

@@ -47,6 +47,10 @@ extension RenderScene {
                     timestamp: fallbackStart, isSimulated: true
                 )
             ]
+        case .gpxFile(let file):
+            // A picture holds every point anyway; parse() never gives this case to render.
+            guard let route = try? GPXParser().route(contentsOfFile: file.path) else { return [] }
+            return fixes(of: .route(route))
         case .route(let route):
             let start = route.recordedStart ?? fallbackStart
             return zip(route.points, route.offsets).map { point, offset in

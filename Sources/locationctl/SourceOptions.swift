@@ -40,6 +40,19 @@ struct SourceOptions: ParsableArguments {
     /// The replay speed: `--speed`, else the recorded pace.
     var speedValue: Double { speed?.value ?? 1 }
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            """
+            Fixes per second of a --simulate route, interpolated between its points and marked simulated, \
+            or 'recorded' for its recorded points. Default: 1 for built-in routes (their recordings have a \
+            point every 10-15 s), the recorded points for GPX files and at --speed max.
+            """,
+            valueName: "hz|recorded"
+        )
+    )
+    var rate: ReplayRate?
+
     @Option(help: ArgumentHelp("Add realistic GNSS noise to simulated fixes, with this seed.", valueName: "seed"))
     var noise: UInt64?
 
@@ -60,12 +73,15 @@ struct SourceOptions: ParsableArguments {
         {
             throw ValidationError("--speed applies to replays (--simulate, nmea: files), not to live sources")
         }
+        if rate != nil, simulate == nil {
+            throw ValidationError("--rate applies to --simulate routes")
+        }
         if simulate != nil && !sources.isEmpty {
             throw ValidationError("--simulate and --source exclude each other.")
         }
         if let simulate {
             do {
-                _ = try SimulationScenario.parse(simulate)
+                _ = try SimulationScenario.parse(simulate, streamingFiles: true)
             } catch {
                 throw ValidationError("--simulate \(simulate): \(error)")
             }
@@ -74,24 +90,31 @@ struct SourceOptions: ParsableArguments {
 
     /// Builds this process's location system and installs it for `CLLocationManager`.
     ///
-    /// A replay at a finite `--speed` runs the engine's automatic-pause times that much faster, so
-    /// a replay at 20× pauses after the recording's minutes of standing still. `monitoring` also
-    /// divides the monitoring rules' times by the speed and keeps regions in memory only.
+    /// A replay (a `--simulate` route, or NMEA files only) runs on the recording's timeline
+    /// (`ReplayScheduler`, decision 0020): the engine, the sources and their timers all follow the
+    /// recording's clock, passed at `--speed` times its pace (`max`: as fast as the output is
+    /// consumed), so every speed gives the same events, stamped with the recording's times.
+    /// `monitoring` keeps regions in memory only and, in a replay, the receiver on throughout (a
+    /// recording has every fix; quiet monitoring would only drop some).
     func installRuntime(monitoring: Bool = false) throws -> LocationRuntime {
-        let scheduler = DispatchScheduler()
         let logger = Logger(label: "locationctl")
+        let scenario = try simulate.map { try SimulationScenario.parse($0, streamingFiles: true) }
+        let timeline = try replayTimeline(scenario)
+        let scheduler: any Scheduler = timeline ?? DispatchScheduler()
         var sources: [any LocationSource] = []
-        if let simulate {
-            let scenario = try SimulationScenario.parse(simulate)
+        if let scenario {
             sources.append(
                 try SimulatedLocationSource(
-                    scenario: scenario, speed: speedValue, noise: noise.map { NoiseModel(seed: $0) }, scheduler: scheduler
+                    scenario: scenario, speed: timeline == nil ? speedValue : 1, noise: noise.map { NoiseModel(seed: $0) },
+                    rate: effectiveRate(scenario), recordedTimes: timeline != nil, scheduler: scheduler
                 )
             )
         } else if !self.sources.isEmpty {
             // A source named on the command line that cannot be made is an error, not a silent skip.
             sources = try self.sources.map {
-                try SourceFactory.makeSource(applyingSpeed(try SourceSpec.parse($0)), scheduler: scheduler, logger: logger)
+                var spec = try SourceSpec.parse($0)
+                if timeline != nil, case .nmea(.file(let path, _)) = spec { spec = .nmea(.file(path: path, pace: .realTime)) }
+                return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
             }
         } else {
             sources = LocationRuntime.environmentSources(
@@ -99,33 +122,54 @@ struct SourceOptions: ParsableArguments {
             )
         }
         var configuration = LocationEngine.Configuration()
-        let factor = simulate == nil ? 1 : speedValue
-        if factor.isFinite { configuration.pauseTimeScale = factor }
-        if monitoring {
-            configuration.regionDwell /= factor
-            configuration.significantInterval /= factor
-            // Quiet monitoring looks only now and then; at --speed max a receiver switched off
-            // would miss the rest of the recording, so there it keeps watching (interval 0).
-            configuration.monitoringQuietAfter /= factor
-            configuration.monitoringProbeInterval /= factor
-        }
+        if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }
         let runtime = LocationRuntime.make(
             sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
             persistsRegions: !monitoring, logger: logger
         )
+        timeline?.attach(runtime.flow)
         LocationRuntime.installShared(runtime)
         return runtime
+    }
+
+    /// The recording's timeline for a replay: a `--simulate` route, or sources that are all NMEA
+    /// files (at `--speed`, else the first file's pace). Nil for live sources and fixed places.
+    func replayTimeline(_ scenario: SimulationScenario?) throws -> ReplayScheduler? {
+        switch scenario {
+        case .route(let route): return ReplayScheduler(speed: speedValue, wallOrigin: route.recordedStart ?? Date())
+        case .gpxFile(let file): return ReplayScheduler(speed: speedValue, wallOrigin: file.recordedStart ?? Date())
+        case .fixed: return nil
+        case nil: break
+        }
+        let specs = try sources.map { try SourceSpec.parse($0) }
+        var paces: [NMEAInput.ReplayPace] = []
+        for spec in specs {
+            guard case .nmea(.file(_, let pace)) = spec else { return nil }
+            paces.append(pace)
+        }
+        guard let first = paces.first else { return nil }
+        let speed: Double
+        if let value = self.speed?.value {
+            speed = value
+        } else if case .recorded(let value) = first {
+            speed = value
+        } else {
+            speed = .infinity
+        }
+        return ReplayScheduler(speed: speed, wallOrigin: Date())
+    }
+
+    /// `--rate`, else 1 Hz for a built-in route at a finite speed, else the recorded points.
+    func effectiveRate(_ scenario: SimulationScenario) -> Double? {
+        if let rate { return rate.hertz }
+        guard case .route = scenario, let simulate, BuiltInRoute.named(simulate.trimmingCharacters(in: .whitespaces)) != nil,
+            speedValue.isFinite
+        else { return nil }
+        return 1
     }
 }
 
 extension SourceOptions {
-    /// `--speed` applied to an NMEA file replay: it replaces the URL's pace (`?speed=N`, `?pace=…`);
-    /// `max` replays as fast as possible. Other sources are unchanged.
-    func applyingSpeed(_ spec: SourceSpec) -> SourceSpec {
-        guard let speed, case .nmea(.file(let path, _)) = spec else { return spec }
-        return .nmea(.file(path: path, pace: speed.value.isFinite ? .recorded(speed: speed.value) : .asFastAsPossible))
-    }
-
     /// Exits 65 (EX_DATAERR) naming each NMEA file replay that held no NMEA sentence at all.
     static func failIfNoNMEA(in runtime: LocationRuntime) throws {
         let empty = emptyNMEAFiles(in: runtime)
@@ -160,6 +204,22 @@ struct ReplaySpeed: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { value.isInfinite ? "max" : String(format: "%g", value) }
+}
+
+/// `--rate`: fixes per second, or `recorded`.
+struct ReplayRate: ExpressibleByArgument {
+    /// Nil for the recorded points.
+    var hertz: Double?
+
+    init?(argument: String) {
+        if argument == "recorded" {
+            hertz = nil
+        } else if let number = Double(argument), number > 0, number.isFinite, number <= 1000 {
+            hertz = number
+        } else {
+            return nil
+        }
+    }
 }
 
 extension AppIdentity {

@@ -20,8 +20,14 @@ extension LocationCtl {
                 a tracking tool prints every fix unless asked): after standing still for the activity's time \
                 (other 3 min, automotive 5, fitness 2, other navigation 5, airborne 10) updates pause and the \
                 receiver is powered down but for a look every 30–60 s; moving 100 m away resumes them. Both \
-                are reported on standard error. A replay's --speed scales those times; at --speed max nothing \
-                pauses (no time passes).
+                are reported on standard error.
+
+                Replays (--simulate routes, nmea: files) run on the recording's timeline: --speed only \
+                decides how fast that timeline passes, so every speed (max too) gives the same fixes, pauses \
+                and times, which are the recording's. A built-in route gives a fix every second, \
+                interpolated between its recorded points (--rate HZ to change it; --rate recorded, or \
+                --speed max, for the recorded points only); a GPX file gives its own points unless --rate \
+                is given.
                 """
         )
 

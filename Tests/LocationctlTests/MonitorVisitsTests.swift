@@ -116,3 +116,47 @@ private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Doub
         #expect(missing.stderr.contains("/nonexistent/x.nmea"), "\(missing)")
     }
 }
+
+/// Regression (issue 15 item 2): at a numeric `--speed` visits printed nothing and region events
+/// carried the wall clock. Every replay now runs on the recording's timeline (decision 0020), so
+/// the issue's own command prints the same events at 200×, 1000× and max, stamped with the
+/// recording's times (2020-10-29 07:45–10:36 UTC).
+@Suite struct ReplaySpeedEventsTests {
+    static let track = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Benchmarks/visits/tracks/ExampleTrack.gpx").path
+
+    static func events(speed: String) async throws -> [String] {
+        let sandbox = try Sandbox()
+        // 10 249 recorded seconds: about 51 s at 200×; the limit leaves room on a loaded machine.
+        let run = try await Tool.locationctl.run(
+            [
+                "monitor", "--visits", "--simulate", track, "--speed", speed, "--format", "json",
+                "--region", "45.8421723,4.798095,200,stay2",
+            ],
+            environment: sandbox.environment, in: sandbox.directory, limit: 240)
+        #expect(run.status == 0, "\(run)")
+        return run.lines
+    }
+
+    @Test func theSameVisitsAndRegionEventsAtEverySpeed() async throws {
+        async let fastest = Self.events(speed: "max")
+        async let thousand = Self.events(speed: "1000")
+        async let twoHundred = Self.events(speed: "200")
+        let (max, x1000, x200) = try await (fastest, thousand, twoHundred)
+        let visits = try max.map(jsonObject).filter { $0["event"] as? String == "visit" }
+        #expect(visits.count >= 4, "\(max)")
+        #expect(max.contains { $0.contains("\"enter\"") } && max.contains { $0.contains("\"exit\"") }, "\(max)")
+        #expect(x1000 == max)
+        #expect(x200 == max)
+        // Every time printed is the recording's, not today's.
+        let start = try Date("2020-10-29T07:45:00Z", strategy: .iso8601)
+        let end = try Date("2020-10-29T10:37:00Z", strategy: .iso8601)
+        let parse = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for line in x200 {
+            for match in line.matches(of: /"(\d{4}-\d\d-\d\dT[0-9:.]+Z)"/) {
+                let date = try parse.parse(String(match.1))
+                #expect(date >= start && date <= end, "\(line)")
+            }
+        }
+    }
+}

@@ -3,18 +3,16 @@ import CoreLocationGeodesy
 
 /// The app's monitored regions and the boundary rule that turns fixes into crossings.
 ///
-/// **The rule** (documented in `docs/decisions/0005-region-monitoring.md`). For a fix at geodesic
-/// distance `d` from a region's centre, with horizontal accuracy `a`, a region of radius `r` and a
-/// hysteresis `h = clamp(hysteresisFraction × r, hysteresisMinimum, hysteresisMaximum)`:
-/// - the fix is evidence of **inside** when `d + a ≤ r − h` (its whole uncertainty disc lies at
-///   least `h` inside the boundary), of **outside** when `d − a ≥ r + h`, and of nothing otherwise:
-///   an inaccurate fix never supports a claim its uncertainty cannot;
-/// - an undetermined region takes the side of the first evidence at once (`didDetermineState`,
-///   no enter/exit: Apple reports no entry for a region the device is already in);
-/// - a determined region crosses when evidence for the other side has lasted `dwell` seconds: the
-///   crossing is reported at the first fix supporting the new side that arrives at least `dwell`
-///   after the first one did, provided no fix supported the old side in between (one would cancel
-///   it). Fixes that support nothing neither advance nor cancel a pending crossing.
+/// **The rule** (`docs/decisions/0007-region-monitoring.md`, revised by
+/// `docs/decisions/0019-region-crossings-on-noisy-tracks.md`). For a fix at geodesic distance `d`
+/// from a region's centre, with horizontal accuracy `a`, a region of radius `r` and a hysteresis
+/// `h = clamp(hysteresisFraction × r, hysteresisMinimum, hysteresisMaximum)`:
+/// - an undetermined region takes the side of the first fix whose whole uncertainty disc lies at
+///   least `h` inside (`d + a ≤ r − h`) or outside (`d − a ≥ r + h`) the boundary, at once
+///   (`didDetermineState`, no enter/exit: Apple reports no entry for a region the device is
+///   already in);
+/// - a determined region crosses by `configuration.regionRule` (`RegionCrossingRule`): by default
+///   when enough accuracy-aware evidence for the other side has accumulated over time.
 ///
 /// Cost per fix: one `CircleIndex` query plus an exact geodesic check of the regions the device
 /// is in, is about to cross, or has not determined yet.
@@ -24,6 +22,11 @@ struct RegionMonitor: Sendable {
         var state: RegionState
         var pendingState: RegionState?
         var pendingSince: Double = 0
+        /// `.evidence` rule: accumulated evidence for the other side, metre-seconds.
+        var evidence: Double = 0
+        /// Engine time of the region's previous evaluated fix, and of its last crossing.
+        var lastFixTime: Double?
+        var lastCrossing: Double?
     }
 
     /// What one fix changed.
@@ -40,6 +43,8 @@ struct RegionMonitor: Sendable {
     var stateRequests: [String: (clients: [ClientID], deadline: Double)] = [:]
 
     private var groupCounts: [String: Int] = [:]
+    /// Engine time of the previous fix evaluated (any region).
+    private var lastEvaluation: Double?
 
     var count: Int { handles.count }
 
@@ -109,8 +114,56 @@ struct RegionMonitor: Sendable {
         return .unknown
     }
 
+    /// Advances a determined region's pending crossing by one fix; returns the new side when the
+    /// fix completes the crossing.
+    static func step(
+        _ entry: inout Entry, distance: Double, accuracy: Double, hysteresis h: Double, seconds: Double,
+        at now: Double, configuration: LocationEngine.Configuration
+    ) -> RegionState? {
+        let other: RegionState = entry.state == .inside ? .outside : .inside
+        switch configuration.regionRule {
+        case .dwell:
+            let seen = evidence(
+                distance: distance, accuracy: accuracy, radius: entry.region.radius, configuration: configuration)
+            if seen == .unknown { return nil }
+            if seen == entry.state {
+                entry.pendingState = nil
+            } else if entry.pendingState == nil {
+                entry.pendingState = seen
+                entry.pendingSince = now
+            } else if now - entry.pendingSince >= configuration.regionDwell {
+                return seen
+            }
+            return nil
+        case .evidence:
+            let r = entry.region.radius
+            let margin = entry.state == .inside ? distance - accuracy - (r + h) : (r - h) - distance - accuracy
+            let cap = configuration.regionEvidenceClamp * h
+            entry.evidence = max(0, entry.evidence + seconds * min(cap, max(-cap, margin)))
+            if entry.evidence == 0 {
+                entry.pendingState = nil
+                return nil
+            }
+            if entry.pendingState == nil {
+                entry.pendingState = other
+                entry.pendingSince = now
+            }
+            var needed = configuration.regionEvidenceSeconds * cap
+            let xenv = ProcessInfo.processInfo.environment  // XEXPERIMENT
+            let xwindow = xenv["X_WINDOW"].flatMap(Double.init) ?? configuration.regionRecentCrossingWindow  // XEXPERIMENT
+            let xfactor = xenv["X_FACTOR"].flatMap(Double.init) ?? configuration.regionRecentCrossingFactor  // XEXPERIMENT
+            let xonly = xenv["X_ONLY_REENTRY"] == "1" && other == .outside  // XEXPERIMENT
+            if let last = entry.lastCrossing, now - last < xwindow, !xonly {
+                needed *= xfactor
+            }
+            return entry.evidence >= needed && now - entry.pendingSince >= configuration.regionDwell ? other : nil
+        }
+    }
+
     /// Applies one valid fix (finite coordinate, accuracy ≥ 0) received at `now`.
     mutating func evaluate(_ fix: Fix, at now: Double, configuration: LocationEngine.Configuration) -> [Change] {
+        let previousFixTime = lastEvaluation
+        lastEvaluation = now
         var candidates: [CircleIndex.Handle] = []
         index.circles(containingLatitude: fix.latitude, longitude: fix.longitude, into: &candidates)
         var toCheck = watched
@@ -123,24 +176,32 @@ struct RegionMonitor: Sendable {
                 latitude1: region.latitude, longitude1: region.longitude,
                 latitude2: fix.latitude, longitude2: fix.longitude
             ).distance
-            let seen = Self.evidence(
-                distance: distance, accuracy: fix.horizontalAccuracy, radius: region.radius,
-                configuration: configuration
-            )
-            guard seen != .unknown else { continue }
+            let h = Self.hysteresis(radius: region.radius, configuration: configuration)
+            // The time since the previous fix, if the region saw it (a region outside with no evidence
+            // is looked at only for fixes inside its circle): a fix stands for at most the gap limit.
+            var seconds = 0.0
+            if let previous = previousFixTime, entry.lastFixTime == previous {
+                seconds = min(max(0, now - previous), configuration.regionEvidenceGap)
+            }
+            entry.lastFixTime = now
             if entry.state == .unknown {
-                entry.state = seen
+                let seen = Self.evidence(
+                    distance: distance, accuracy: fix.horizontalAccuracy, radius: region.radius,
+                    configuration: configuration)
+                if seen != .unknown {
+                    entry.state = seen
+                    entry.pendingState = nil
+                    changes.append(.determined(region, seen))
+                }
+            } else if let crossed = Self.step(
+                &entry, distance: distance, accuracy: fix.horizontalAccuracy, hysteresis: h, seconds: seconds,
+                at: now, configuration: configuration)
+            {
+                entry.state = crossed
                 entry.pendingState = nil
-                changes.append(.determined(region, seen))
-            } else if seen == entry.state {
-                entry.pendingState = nil
-            } else if entry.pendingState == nil {
-                entry.pendingState = seen
-                entry.pendingSince = now
-            } else if now - entry.pendingSince >= configuration.regionDwell {
-                entry.state = seen
-                entry.pendingState = nil
-                changes.append(.crossed(region, seen))
+                entry.evidence = 0
+                entry.lastCrossing = now
+                changes.append(.crossed(region, crossed))
             }
             entries[Int(handle)] = entry
             updateWatch(handle)

@@ -16,7 +16,15 @@ import CoreLocationEngine
 /// `horizontalAccuracy` 5 m and `verticalAccuracy` 8 m (−1 without `ele`), typical of a consumer
 /// receiver in the open; speed and course as `SimulatedRoute.kinematics(at:)` derives them;
 /// `isSimulated` true. The timestamp is the caller's (the wall clock at emission), never the
-/// recorded date.
+/// recorded date — unless `recordedTimes` is set (replays on the recording's timeline, decision 0020)
+/// or the speed is infinite: then each fix carries the recording's own time.
+///
+/// Rate: with `rate` set (Hz), the player emits a fix every `1 / rate` recorded seconds from the first
+/// point, interpolated between the recorded points on either side (position along their geodesic,
+/// elevation linearly, speed of the segment, course the geodesic's azimuth there), and the last
+/// point at the end — what a receiver at that rate would have reported, like Xcode's GPX
+/// simulation. A grid instant that falls on a recorded point gives that point's fix exactly.
+/// Without `rate`, the recorded points themselves, at their recorded offsets.
 public struct RoutePlayer: Sendable {
     /// Reported radius of uncertainty of every replayed position, metres.
     public static let horizontalAccuracy = 5.0
@@ -25,35 +33,78 @@ public struct RoutePlayer: Sendable {
     /// Pause between the end of a lap and the start of the next when looping, recorded seconds.
     public static let lapGap = 1.0
 
-    public let route: SimulatedRoute
+    /// The route's name.
+    public var name: String { window.name }
     /// Playback speed as a multiple of recorded pace, > 0 (`.infinity` allowed).
     public let speed: Double
     /// Whether the replay starts again after the last point.
     public let loops: Bool
+    /// Fixes per recorded second (interpolated), or nil for the recorded points.
+    public let rate: Double?
+    /// Whether every fix carries the recording's time (else the caller's timestamp at finite speed).
+    public let recordedTimes: Bool
 
-    private let kinematics: [RouteKinematics]
+    private var window: RouteWindow
+    /// Fixes per lap: the points, or the grid instants plus the last point.
+    private let sampleCount: Int
     private var nextIndex = 0
     private var lap = 0
+    /// The segment (points `segment`, `segment + 1`) the last interpolated instant fell in.
+    private var segment = 0
 
-    /// - Throws: `SimulationError.Code.invalidSpeed` unless `speed > 0`.
-    public init(route: SimulatedRoute, speed: Double = 1, loops: Bool = false) throws {
+    /// - Parameters:
+    ///   - rate: fixes per recorded second, interpolated; nil for the recorded points.
+    ///   - recordedTimes: stamp every fix with the recording's time (see the type's comment).
+    /// - Throws: `SimulationError.Code.invalidSpeed` unless `speed > 0`, and unless `rate` (when
+    ///   given) is a finite number > 0.
+    public init(
+        route: SimulatedRoute, speed: Double = 1, loops: Bool = false, rate: Double? = nil, recordedTimes: Bool = false
+    ) throws {
+        try self.init(window: RouteWindow(route: route), speed: speed, loops: loops, rate: rate, recordedTimes: recordedTimes)
+    }
+
+    /// A player reading `stream` as it goes: memory does not depend on the route's length. Never
+    /// loops.
+    public init(stream: RouteStream, speed: Double = 1, rate: Double? = nil, recordedTimes: Bool = false) throws {
+        try self.init(window: RouteWindow(stream: stream), speed: speed, loops: false, rate: rate, recordedTimes: recordedTimes)
+    }
+
+    private init(window: RouteWindow, speed: Double, loops: Bool, rate: Double?, recordedTimes: Bool) throws {
         guard speed > 0 else {
             throw SimulationError(code: .invalidSpeed, message: "speed must be greater than 0, got \(speed)")
         }
-        self.route = route
+        if let rate, !(rate > 0 && rate.isFinite) {
+            throw SimulationError(code: .invalidSpeed, message: "rate must be a number of fixes per second > 0, got \(rate)")
+        }
+        self.window = window
         self.speed = speed
-        self.loops = loops && speed.isFinite && !route.points.isEmpty
-        self.kinematics = route.points.indices.map(route.kinematics(at:))
+        self.loops = loops && speed.isFinite && window.count > 0 && window.isWhole
+        self.rate = rate
+        self.recordedTimes = recordedTimes
+        if let rate, window.count > 0 {
+            // Grid instants strictly before the end, then the end itself.
+            let grid = (window.duration * rate - 1e-9).rounded(.up)
+            self.sampleCount = Int(min(max(grid, 0), Double(Int32.max))) + 1
+        } else {
+            self.sampleCount = window.count
+        }
+        if sampleCount > 0 { self.window.load(rate == nil ? 0 : 1) }
     }
 
     /// True once every point has been returned (never, when looping).
-    public var isFinished: Bool { nextIndex >= route.points.count }
+    public var isFinished: Bool { nextIndex >= sampleCount }
 
     /// Playback second at which the next point is due; nil when finished.
     public var nextDue: Double? {
         guard !isFinished else { return nil }
-        let recorded = Double(lap) * (route.duration + Self.lapGap) + route.offsets[nextIndex]
+        let recorded = Double(lap) * (window.duration + Self.lapGap) + offset(of: nextIndex)
         return speed.isFinite ? recorded / speed : 0
+    }
+
+    /// Recorded seconds from the first point of sample `index` (< `sampleCount`).
+    private func offset(of index: Int) -> Double {
+        guard let rate else { return window.offset(index) }
+        return index == sampleCount - 1 ? window.duration : Double(index) / rate
     }
 
     /// Returns the fixes of every point due at or before playback second `elapsed`, in order, all
@@ -71,23 +122,70 @@ public struct RoutePlayer: Sendable {
     public mutating func advance(to elapsed: Double, timestamp: Date, limit: Int) -> [Fix] {
         var fixes: [Fix] = []
         while fixes.count < limit, let due = nextDue, due <= elapsed {
-            let lapStart = (route.recordedStart ?? timestamp)
-                .addingTimeInterval(Double(lap) * (route.duration + Self.lapGap))
-            let stamp = speed.isFinite ? timestamp : lapStart.addingTimeInterval(route.offsets[nextIndex])
-            fixes.append(fix(at: nextIndex, timestamp: stamp))
+            let lapStart = (window.recordedStart ?? timestamp)
+                .addingTimeInterval(Double(lap) * (window.duration + Self.lapGap))
+            let offset = offset(of: nextIndex)
+            let stamp = speed.isFinite && !recordedTimes ? timestamp : lapStart.addingTimeInterval(offset)
+            fixes.append(rate == nil ? fix(at: nextIndex, timestamp: stamp) : interpolatedFix(at: offset, timestamp: stamp))
             nextIndex += 1
-            if nextIndex == route.points.count, loops {
+            if nextIndex == sampleCount, loops {
                 nextIndex = 0
                 lap += 1
+                segment = 0
             }
+            // The next raw point must be readable for `nextDue`.
+            if rate == nil, nextIndex < sampleCount { window.load(nextIndex) }
         }
         return fixes
     }
 
+    /// The fix at `offset` recorded seconds into the lap (0 ≤ offset ≤ duration), interpolated
+    /// between the recorded points around it; moves `segment` forward.
+    private mutating func interpolatedFix(at offset: Double, timestamp: Date) -> Fix {
+        let count = window.count
+        window.load(segment + 1)
+        while segment + 1 < count, window.offset(segment + 1) <= offset {
+            segment += 1
+            window.load(segment + 1)
+        }
+        let a = segment
+        guard a + 1 < count, offset > window.offset(a) else { return fix(at: a, timestamp: timestamp) }
+        let (p, q) = (window.point(a), window.point(a + 1))
+        let fraction = (offset - window.offset(a)) / (window.offset(a + 1) - window.offset(a))
+        let inverse = Geodesic.wgs84.inverse(
+            latitude1: p.latitude, longitude1: p.longitude, latitude2: q.latitude, longitude2: q.longitude)
+        let moved = inverse.distance.isFinite && inverse.distance >= 0.001
+        let place = moved
+            ? Geodesic.wgs84.direct(
+                latitude1: p.latitude, longitude1: p.longitude, azimuth1: inverse.azimuth1,
+                distance: fraction * inverse.distance)
+            : GeodesicDirect(latitude: p.latitude, longitude: p.longitude, azimuth2: inverse.azimuth1)
+        var result = fix(at: a, timestamp: timestamp)
+        result.latitude = place.latitude
+        result.longitude = place.longitude
+        if let e1 = p.elevation, let e2 = q.elevation {
+            let elevation = e1 + fraction * (e2 - e1)
+            result.altitude = elevation
+            result.ellipsoidalAltitude =
+                elevation + EGM96Geoid.geoidHeight(latitude: place.latitude, longitude: place.longitude)
+        } else {
+            result.altitude = 0
+            result.ellipsoidalAltitude = 0
+            result.verticalAccuracy = -1
+        }
+        if moved, p.course == nil {
+            let degrees = place.azimuth2.truncatingRemainder(dividingBy: 360)
+            let course = degrees < 0 ? degrees + 360 : degrees
+            result.course = course >= 360 ? 0 : course
+        }
+        return result
+    }
+
     /// The fix for point `index`, a valid index of the route's points (callers are this type only).
-    private func fix(at index: Int, timestamp: Date) -> Fix {
-        let point = route.points[index]
-        let motion = kinematics[index]
+    private mutating func fix(at index: Int, timestamp: Date) -> Fix {
+        window.load(index)
+        let point = window.point(index)
+        let motion = window.kinematics(index)
         return Fix(
             latitude: point.latitude,
             longitude: point.longitude,
@@ -106,3 +204,4 @@ public struct RoutePlayer: Sendable {
         )
     }
 }
+

@@ -16,7 +16,8 @@ import Synchronization
 ///   delivers `.finished` again.
 /// - Noise: see `NoiseModel`; its clock is the same timeline.
 ///
-/// Every fix has `isSimulated` true and the scheduler's wall clock at emission as its timestamp.
+/// Every fix has `isSimulated` true and the scheduler's wall clock at emission as its timestamp (a
+/// route's recorded time with `recordedTimes`).
 /// Events are delivered on the scheduler's thread, never after `stop()` returns; the handler may
 /// call `stop()` or `start(_:)` itself.
 public final class SimulatedLocationSource: LocationSource, FlowControlledSource {
@@ -57,6 +58,10 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     ///   - speed: multiple of recorded pace, > 0; `.infinity` emits the whole route at once.
     ///   - loops: start a route again after its last point instead of finishing.
     ///   - noise: an error model, or nil for exact positions.
+    ///   - rate: a route's fixes per recorded second, interpolated (`RoutePlayer`); nil for its
+    ///     recorded points.
+    ///   - recordedTimes: stamp a route's fixes with the recording's times (a replay on the
+    ///     recording's timeline, `ReplayScheduler`) rather than the scheduler's wall clock.
     ///   - scheduler: time for everything (`DispatchScheduler()` in programs, `ManualScheduler` in tests).
     ///   - id: the source's id in the engine.
     ///   - logger: diagnostics (coordinates only at debug level).
@@ -66,6 +71,8 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
         speed: Double = 1,
         loops: Bool = false,
         noise: NoiseModel? = nil,
+        rate: Double? = nil,
+        recordedTimes: Bool = false,
         scheduler: any Scheduler,
         id: SourceID = SourceID("simulated"),
         logger: Logger = Logger(label: "corelocation.simulation")
@@ -77,7 +84,11 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
                 throw SimulationError(code: .invalidSpeed, message: "speed must be greater than 0, got \(speed)")
             }
         case .route(let route):
-            initial.player = try RoutePlayer(route: route, speed: speed, loops: loops)
+            initial.player = try RoutePlayer(
+                route: route, speed: speed, loops: loops, rate: rate, recordedTimes: recordedTimes)
+        case .gpxFile(let file):
+            initial.player = try RoutePlayer(
+                stream: file.makeStream(), speed: speed, rate: rate, recordedTimes: recordedTimes)
         }
         initial.noise = noise.map(NoiseGenerator.init(model:))
         self.scenario = scenario
@@ -127,6 +138,7 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
         switch scenario {
         case .fixed(let latitude, let longitude): "fixed \(latitude),\(longitude)"
         case .route(let route): "route \(route.name)"
+        case .gpxFile(let file): "GPX file \(file.name)"
         }
     }
 

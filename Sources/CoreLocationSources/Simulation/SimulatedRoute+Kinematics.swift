@@ -32,29 +32,41 @@ extension SimulatedRoute {
     /// when Δt is 0), capped at 180°. A point that does not move (distance < 1 mm) has course −1; a
     /// segment with Δt = 0 has speed −1. Recorded `speed`/`course` win over derived ones.
     public func kinematics(at index: Int) -> RouteKinematics {
+        guard points.indices.contains(index) else {
+            return RouteKinematics(speed: -1, speedAccuracy: -1, course: -1, courseAccuracy: -1)
+        }
+        guard points.count > 1 else { return Self.kinematics(of: points[index], segment: nil) }
+        let forward = index + 1 < points.count
+        let (a, b) = forward ? (index, index + 1) : (index - 1, index)
+        return Self.kinematics(
+            of: points[index], segment: (points[a], points[b], offsets[b] - offsets[a], forward))
+    }
+
+    /// The same rule for one point given its segment: `from`→`to` taking `seconds` at recorded pace,
+    /// `forward` when the point is `from` (else it is `to`, the route's last point); nil for a route
+    /// of one point.
+    static func kinematics(
+        of point: RoutePoint, segment: (from: RoutePoint, to: RoutePoint, seconds: Double, forward: Bool)?
+    ) -> RouteKinematics {
         var result = RouteKinematics(speed: -1, speedAccuracy: -1, course: -1, courseAccuracy: -1)
-        guard points.indices.contains(index) else { return result }
         let spread = 2.0.squareRoot() * Self.relativePositionError
         var distance = 0.0
-        if points.count > 1 {
-            let forward = index + 1 < points.count
-            let (a, b) = forward ? (index, index + 1) : (index - 1, index)
+        if let segment {
             let inverse = Geodesic.wgs84.inverse(
-                latitude1: points[a].latitude, longitude1: points[a].longitude,
-                latitude2: points[b].latitude, longitude2: points[b].longitude
+                latitude1: segment.from.latitude, longitude1: segment.from.longitude,
+                latitude2: segment.to.latitude, longitude2: segment.to.longitude
             )
             distance = inverse.distance
-            let dt = offsets[b] - offsets[a]
+            let dt = segment.seconds
             if dt > 0, distance.isFinite {
                 result.speed = distance / dt
                 result.speedAccuracy = spread / dt
             }
             if distance >= 0.001 {
-                let azimuth = forward ? inverse.azimuth1 : inverse.azimuth2
+                let azimuth = segment.forward ? inverse.azimuth1 : inverse.azimuth2
                 result.course = Self.normalized(azimuth)
             }
         }
-        let point = points[index]
         if let speed = point.speed {
             result.speed = speed
             if result.speedAccuracy < 0 { result.speedAccuracy = spread }

@@ -6,6 +6,14 @@ public enum SimulationScenario: Sendable, Hashable {
     case fixed(latitude: Double, longitude: Double)
     /// A route replayed at recorded pace times the source's speed.
     case route(SimulatedRoute)
+    /// A GPX file replayed as a stream, never held whole (`parse(_:streamingFiles:)`).
+    case gpxFile(GPXRouteFile)
+
+    /// Whether this is a route (recorded or a GPX file), not a fixed place.
+    public var isRoute: Bool {
+        if case .fixed = self { return false }
+        return true
+    }
 
     /// Reads the `--simulate` argument: a built-in route name (`run`, `bike`, `drive`;
     /// case-insensitive), a path to a GPX file, or `LAT,LON` in decimal degrees (e.g.
@@ -16,12 +24,15 @@ public enum SimulationScenario: Sendable, Hashable {
     /// - Throws: `SimulationError` — `.invalidCoordinate` (naming the bad part and the allowed
     ///   range), `.unreadableFile`, `.invalidGPX` (wrapping the `GPXError` with its line), or
     ///   `.unknownScenario` (listing what is accepted).
-    public static func parse(_ argument: String) throws -> SimulationScenario {
+    ///
+    /// With `streamingFiles`, a GPX file is scanned once as a stream and given as `.gpxFile` (its
+    /// points are read again as a replay needs them), so memory does not grow with the file.
+    public static func parse(_ argument: String, streamingFiles: Bool = false) throws -> SimulationScenario {
         let text = argument.trimmingCharacters(in: .whitespaces)
         if let route = BuiltInRoute.named(text) { return .route(route) }
         let looksLikePath = text.lowercased().hasSuffix(".gpx") || text.contains("/")
         if looksLikePath || (!text.isEmpty && FileManager.default.fileExists(atPath: text)) {
-            return .route(try loadGPX(path: text))
+            return streamingFiles ? .gpxFile(try scanGPX(path: text)) : .route(try loadGPX(path: text))
         }
         if text.contains(",") { return try coordinate(text) }
         let names = BuiltInRoute.names.joined(separator: ", ")
@@ -59,6 +70,16 @@ public enum SimulationScenario: Sendable, Hashable {
 
     /// Reads the GPX file as a stream (any size). A path that is not a readable file gives
     /// `.unreadableFile` wrapping the `FileProblem` ("no such file: PATH", "permission denied: PATH"…).
+    private static func scanGPX(path: String) throws -> GPXRouteFile {
+        do {
+            return try GPXRouteFile.scan(path: path)
+        } catch let problem as FileProblem {
+            throw SimulationError(code: .unreadableFile, message: problem.message)
+        } catch let error as GPXError {
+            throw SimulationError(code: .invalidGPX, message: "invalid GPX file \(path)", underlying: error)
+        }
+    }
+
     private static func loadGPX(path: String) throws -> SimulatedRoute {
         do {
             return try GPXParser().route(contentsOfFile: path)

@@ -13,9 +13,10 @@ import Testing
         #expect(d.actions.contains { $0.action == .storeRegion(StoredRegion(region: home, state: .inside)) })
     }
 
-    /// Distances from the centre of a 200 m region (hysteresis 20 m) and the crossing rule:
-    /// inside evidence needs d + a ≤ 180, outside evidence d − a ≥ 220, and 20 s of it.
-    @Test func crossingNeedsEvidenceBeyondTheHysteresisForTheDwellTime() {
+    /// Distances from the centre of a 200 m region (hysteresis 20 m) and the crossing rule of
+    /// decision 0019: a fix's evidence for inside is its margin m = 180 − d − a metres, counted per
+    /// second up to 2.5 h = 50 m; the entry needs 30 s × 50 m = 1500 m·s of it, and 20 s at least.
+    @Test func crossingNeedsEvidenceThatScalesWithItsAmbiguity() {
         var d = driver()
         d.send(.client(app, .startMonitoring(home)))
         func at(_ metres: Double, accuracy: Double = 5) {
@@ -25,45 +26,77 @@ import Testing
         at(400)
         #expect(d.trace(app) == ["start:home", "out:home"])
         // Just inside the boundary, but not 20 m + accuracy inside: no evidence, no entry, ever.
-        for _ in 0..<60 {
+        for _ in 0..<600 {
             d.advance(by: 1)
             at(190)
         }
         #expect(d.trace(app).count == 2)
         // Deep inside with a 300 m accuracy: the fix cannot support the claim.
-        for _ in 0..<60 {
+        for _ in 0..<600 {
             d.advance(by: 1)
             at(0, accuracy: 300)
         }
         #expect(d.trace(app).count == 2)
-        // Good evidence: the entry comes at the first supporting fix ≥ 20 s after the first one.
-        d.advance(by: 1)
-        at(170)
-        let first = d.now
-        for _ in 0..<19 {
+        // Barely beyond the band (168 m, accuracy 5: m = 7 m): 1500 m·s take 215 s (1505).
+        for _ in 0..<214 {
             d.advance(by: 1)
-            at(170)
+            at(168)
         }
-        #expect(d.trace(app).count == 2, "19 s of evidence is not enough")
+        #expect(d.trace(app).count == 2, "214 s of weak evidence (1498 m·s) is not enough")
         d.advance(by: 1)
-        at(170)
-        #expect(d.now - first == 20)
+        at(168)
         #expect(d.trace(app) == ["start:home", "out:home", "enter:home", "in:home"])
+        // Deep outside (1 km: m capped at 50 m): 30 s, times 3 within 10 min of the entry: 90 s.
+        for _ in 0..<89 {
+            d.advance(by: 1)
+            at(1000)
+        }
+        #expect(d.trace(app).count == 4, "a crossing back within 10 min needs three times the evidence")
+        d.advance(by: 1)
+        at(1000)
+        #expect(d.trace(app).suffix(2) == ["exit:home", "out:home"])
+        // Long after that exit, clear evidence is enough after 30 s: the 30th deep fix enters.
+        d.advance(by: 600)
+        at(1000)
+        // (that fix lies outside the circle: the region does not look at it, so the next fix,
+        // the region's first since, stands for no time; 30 more make 1500 m·s)
+        for _ in 0..<30 {
+            d.advance(by: 1)
+            at(0)
+        }
+        #expect(d.trace(app).count == 6)
+        d.advance(by: 1)
+        at(0)
+        #expect(d.trace(app).suffix(2) == ["enter:home", "in:home"])
     }
 
-    @Test func aContraryFixCancelsAPendingCrossing() {
+    /// Fixes on the believed side take evidence back (decision 0019): jitter that spends as long
+    /// outside as inside never crosses; mostly-inside jitter does, later than clean fixes would.
+    /// (Decision 0007's rule let one contrary fix cancel everything, which on real noisy tracks
+    /// delayed true crossings while still letting correlated jitter cross.)
+    @Test func contraryFixesTakeEvidenceBack() {
         var d = driver()
         d.send(.client(app, .startMonitoring(home)))
         let inside = point(from: home.latitude, home.longitude, azimuth: 0, metres: 100)
         let outside = point(from: home.latitude, home.longitude, azimuth: 0, metres: 300)
         d.feed(outside.0, outside.1)
-        for second in 0..<120 {
+        for second in 0..<600 {
             d.advance(by: 1)
-            // 15 s in, 1 s out, repeatedly: never 20 s of uninterrupted inside evidence.
-            let p = second % 16 == 15 ? outside : inside
+            // 10 s in (+50 m·s each), 10 s out (−50 m·s each), repeatedly: no net evidence.
+            let p = second % 20 < 10 ? inside : outside
             d.feed(p.0, p.1)
         }
         #expect(d.trace(app) == ["start:home", "out:home"])
+        var entered: Double?
+        for second in 0..<120 {
+            d.advance(by: 1)
+            // 15 s in, 1 s out: +700 m·s per 16 s.
+            let p = second % 16 == 15 ? outside : inside
+            d.feed(p.0, p.1)
+            if entered == nil, d.trace(app).contains("enter:home") { entered = Double(second + 1) }
+        }
+        // Seconds 1–15 in (750), 16 out (700), 17–31 in (1450), 32 out (1400), 33, 34 in: 1500.
+        #expect(entered == 34)
     }
 
     @Test func notifyFlagsSilenceEnterOrExitButNotTheState() {
@@ -73,11 +106,12 @@ import Testing
         d.send(.client(app, .startMonitoring(quiet)))
         let outside = point(from: home.latitude, home.longitude, azimuth: 90, metres: 500)
         d.feed(outside.0, outside.1)
-        for _ in 0...20 {
+        // Clear evidence: the entry after 30 s; the exit, within 10 min of it, after 90 s.
+        for _ in 0..<30 {
             d.advance(by: 1)
             d.feed(home.latitude, home.longitude)
         }
-        for _ in 0...20 {
+        for _ in 0..<90 {
             d.advance(by: 1)
             d.feed(outside.0, outside.1)
         }
@@ -122,7 +156,8 @@ import Testing
         d.send(.restoreRegions([StoredRegion(region: home, state: .inside)]))
         #expect(d.trace(app).isEmpty, "restoring tells nobody anything")
         let outside = point(from: home.latitude, home.longitude, azimuth: 180, metres: 1000)
-        for _ in 0...20 {
+        // The first fix after the restart stands for no time; 30 more seconds of clear evidence.
+        for _ in 0...30 {
             d.feed(outside.0, outside.1)
             d.advance(by: 1)
         }

@@ -84,7 +84,8 @@ import Testing
         let monitor = CLMonitor("fences", runtime: h.runtime)
         #expect(await monitor.identifiers == ["tower"])
         #expect(await monitor.record(for: "tower")?.lastEvent.state == .satisfied)
-        h.advance(by: 25)
+        // Clear evidence (3 km out) needs 30 s under decision 0019's rule (20 s before).
+        h.advance(by: 40)
         var iterator = monitor.events.makeAsyncIterator()
         let event = try #require(try await iterator.next())
         #expect(event.identifier == "tower" && event.state == .unsatisfied)

@@ -84,7 +84,8 @@ import Testing
         let delegate = RegionDelegate()
         let manager = h.manager(delegate)
         #expect(manager.monitoredRegions.map(\.identifier) == ["tower"])
-        h.advance(by: 25)
+        // Clear evidence (2 km out) needs 30 s under decision 0019's rule (20 s before).
+        h.advance(by: 40)
         #expect(delegate.calls == ["exit:tower", "state:tower:outside"])
         let stored = try RegionStore(path: path).regions(appID: MonitoringHarness.identity.id)
         #expect(stored.map(\.state) == [.outside])

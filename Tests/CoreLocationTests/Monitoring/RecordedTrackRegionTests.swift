@@ -7,7 +7,7 @@ import Testing
 /// Real recorded tracks (the built-in routes: a run and a ride in Lyon, a drive in Istria) driven
 /// through the engine with its injected clock. Expected crossings are computed here, independently
 /// of `RegionMonitor`, from the track points, the WGS84 geodesic and the rule as documented in
-/// docs/decisions/0005-region-monitoring.md.
+/// docs/decisions/0019-region-crossings-on-noisy-tracks.md.
 @Suite struct RecordedTrackRegionTests {
     static let source = SourceDescriptor(
         id: SourceID("gps"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
@@ -56,13 +56,24 @@ import Testing
         return regions
     }
 
-    /// The documented rule, written out again: evidence needs d + a ≤ r − h (inside) or
-    /// d − a ≥ r + h (outside), h = clamp(0.1 r, 10, 200); the first evidence determines; a crossing
-    /// needs evidence lasting 20 s with no contrary evidence.
+    /// The documented rule (decision 0019), written out again: the first fix whose disc lies h
+    /// inside (d + a ≤ r − h) or outside (d − a ≥ r + h) determines, h = clamp(0.1 r, 10, 200); then
+    /// each fix adds Δt × clamp(m, −2.5 h, 2.5 h) to the evidence (floored at 0), m the margin of
+    /// its disc beyond the far edge of the band, Δt the seconds since the previous
+    /// fix if the region saw it (else 0; at most 20); the crossing needs 30 s × 2.5 h of evidence (3 times that
+    /// within 600 s of the last
+    /// crossing) and 20 s since the evidence became positive. The engine looks at a region that is
+    /// outside with no evidence only when the fix is inside its circle, so only those fixes count
+    /// as the region's "previous fix".
     static func expectedEvents(_ region: MonitoredRegion, _ samples: [Sample]) -> [String] {
-        let h = min(max(0.1 * region.radius, 10), 200)
+        let r = region.radius
+        let h = min(max(0.1 * r, 10), 200)
+        let cap = 2.5 * h
         var state = "unknown"
-        var pending: (String, Double)?
+        var evidence = 0.0
+        var since: Double?
+        var previous: (Int, Double)?
+        var lastCrossing: Double?
         var events: [String] = []
         for (i, s) in samples.enumerated() {
             let d = Geodesic.wgs84.inverse(
@@ -70,20 +81,34 @@ import Testing
                 longitude2: s.fix.longitude
             ).distance
             let a = s.fix.horizontalAccuracy
-            let seen = d + a <= region.radius - h ? "in" : d - a >= region.radius + h ? "out" : nil
-            guard let seen else { continue }
+            if state == "out" && evidence == 0 && d > r { continue }
+            let dt = previous.map { $0.0 == i - 1 ? min(max(0, s.time - $0.1), 20) : 0 } ?? 0
+            previous = (i, s.time)
             if state == "unknown" {
-                state = seen
-                events.append("\(seen):\(region.identifier)@\(i)")
-            } else if seen == state {
-                pending = nil
-            } else if let p = pending, p.0 == seen, s.time - p.1 >= 20 {
-                state = seen
-                pending = nil
-                events.append("\(seen == "in" ? "enter" : "exit"):\(region.identifier)@\(i)")
-                events.append("\(seen):\(region.identifier)@\(i)")
-            } else if pending == nil {
-                pending = (seen, s.time)
+                let seen = d + a <= r - h ? "in" : d - a >= r + h ? "out" : nil
+                if let seen {
+                    state = seen
+                    events.append("\(seen):\(region.identifier)@\(i)")
+                }
+                continue
+            }
+            let m = state == "in" ? d - a - (r + h) : (r - h) - d - a
+            evidence = max(0, evidence + dt * min(cap, max(-cap, m)))
+            if evidence == 0 {
+                since = nil
+                continue
+            }
+            let start = since ?? s.time
+            since = start
+            var needed = 30 * cap
+            if let c = lastCrossing, s.time - c < 600 { needed *= 3 }
+            if evidence >= needed && s.time - start >= 20 {
+                state = state == "in" ? "out" : "in"
+                evidence = 0
+                since = nil
+                lastCrossing = s.time
+                events.append("\(state == "in" ? "enter" : "exit"):\(region.identifier)@\(i)")
+                events.append("\(state):\(region.identifier)@\(i)")
             }
         }
         return events
