@@ -24,7 +24,7 @@ import Testing
     func stepsRunInDeadlineOrderAtTheirInstant(speed: Double) {
         let seen = Mutex<[String]>([])
         let finished = withScheduler(speed: speed) { scheduler, done in
-            func note(_ label: String) { seen.withLock { $0.append("\(label)@\(scheduler.now)") } }
+            @Sendable func note(_ label: String) { seen.withLock { $0.append("\(label)@\(scheduler.now)") } }
             scheduler.schedule(at: 30) { note("c") }
             scheduler.schedule(at: 10) {
                 note("a")

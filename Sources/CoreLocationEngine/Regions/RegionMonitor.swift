@@ -149,12 +149,8 @@ struct RegionMonitor: Sendable {
                 entry.pendingSince = now
             }
             var needed = configuration.regionEvidenceSeconds * cap
-            let xenv = ProcessInfo.processInfo.environment  // XEXPERIMENT
-            let xwindow = xenv["X_WINDOW"].flatMap(Double.init) ?? configuration.regionRecentCrossingWindow  // XEXPERIMENT
-            let xfactor = xenv["X_FACTOR"].flatMap(Double.init) ?? configuration.regionRecentCrossingFactor  // XEXPERIMENT
-            let xonly = xenv["X_ONLY_REENTRY"] == "1" && other == .outside  // XEXPERIMENT
-            if let last = entry.lastCrossing, now - last < xwindow, !xonly {
-                needed *= xfactor
+            if let last = entry.lastCrossing, now - last < configuration.regionRecentCrossingWindow {
+                needed *= configuration.regionRecentCrossingFactor
             }
             return entry.evidence >= needed && now - entry.pendingSince >= configuration.regionDwell ? other : nil
         }

@@ -36,6 +36,10 @@ public final class RouteStream: Sendable {
         private var isEnded = false
         private var isCancelled = false
         private var isStarted = false
+        /// Who waits: the replay for a point, the reader for room (so that each side signals only
+        /// when the other is asleep, not at every point).
+        private var replayWaits = false
+        private var readerWaits = false
 
         private struct Cancelled: Error {}
 
@@ -48,7 +52,11 @@ public final class RouteStream: Sendable {
                 thread.name = "corelocation.gpx-stream"
                 thread.start()
             }
-            while head == points.count, !isEnded { condition.wait() }
+            while head == points.count, !isEnded {
+                replayWaits = true
+                condition.wait()
+            }
+            replayWaits = false
             guard head < points.count else { return nil }
             let point = points[head]
             head += 1
@@ -56,7 +64,8 @@ public final class RouteStream: Sendable {
                 points.removeFirst(head)
                 head = 0
             }
-            condition.broadcast()
+            // The reader sleeps while the buffer is full; wake it once half is free.
+            if readerWaits, points.count - head <= RouteStream.capacity / 2 { condition.broadcast() }
             return point
         }
 
@@ -85,10 +94,14 @@ public final class RouteStream: Sendable {
         private func append(_ point: RoutePoint) throws {
             condition.lock()
             defer { condition.unlock() }
-            while points.count - head >= RouteStream.capacity, !isCancelled { condition.wait() }
+            while points.count - head >= RouteStream.capacity, !isCancelled {
+                readerWaits = true
+                condition.wait()
+            }
+            readerWaits = false
             if isCancelled { throw Cancelled() }
             points.append(point)
-            condition.broadcast()
+            if replayWaits { condition.broadcast() }
         }
     }
 }
