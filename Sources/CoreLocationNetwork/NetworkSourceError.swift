@@ -51,7 +51,11 @@ public struct NetworkSourceError: Error, Sendable, Equatable, CustomStringConver
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
 
-    public static func ~= (code: Code, error: any Error) -> Bool {
+}
+
+extension NetworkSourceError.Code {
+    /// `catch NetworkSourceError.Code.notFound` style matching.
+    public static func ~= (code: Self, error: any Error) -> Bool {
         (error as? NetworkSourceError)?.code == code
     }
 }
