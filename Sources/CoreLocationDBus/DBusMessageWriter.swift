@@ -24,7 +24,8 @@ enum DBusMessageWriter {
                 throw invalid("'\(signature)' is not a signature")
             }
         case .array(let element, let elements):
-            guard dbus_signature_validate_single(element, nil) != 0 else {
+            // A dict entry ({sv}) is a complete type only inside an array, so the array's signature is checked.
+            guard dbus_signature_validate_single("a" + element, nil) != 0 else {
                 throw invalid("'\(element)' is not a single complete type")
             }
             for item in elements {

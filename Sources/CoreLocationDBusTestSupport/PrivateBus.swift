@@ -111,25 +111,29 @@ public final class PrivateBus: @unchecked Sendable {
         process.standardError = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// Stops one mock (SIGTERM) and waits for it.
+    /// Stops one mock (SIGTERM) and waits for it (at most 10 s).
     public func stopMock(_ process: Process) {
+        Self.terminate(process)
+    }
+
+    /// SIGKILL (a crash, as far as the bus can tell), then waits until Foundation has seen the exit, bounded.
+    /// Not SIGTERM: children spawned from a test runner's threads inherit a signal mask that can block it. Not
+    /// `Process.waitUntilExit`: it spins a run loop and can hang off the main thread.
+    static func terminate(_ process: Process) {
         guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        kill(process.processIdentifier, SIGKILL)
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
     }
 
     /// Stops every mock and the daemon, and removes the socket directory.
     public func stop() {
         for mock in mocks { stopMock(mock) }
         mocks = []
-        if daemon.isRunning {
-            daemon.terminate()
-            daemon.waitUntilExit()
-        }
+        Self.terminate(daemon)
         try? FileManager.default.removeItem(at: directory)
     }
 }

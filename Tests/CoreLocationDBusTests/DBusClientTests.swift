@@ -206,12 +206,28 @@ struct DBusClientTests {
                 .objectPath(device), .string("org.corelocation.Device1"), .dictionary(["Name": .string("dev0")]),
                 .array(elementSignature: "(ssss)", []),
             ])
+        // dbusmock leaves InterfacesAdded to the caller (AddInterface may follow AddObject): emit it as a service does.
+        let interfaces = DBusValue.array(
+            elementSignature: "{sa{sv}}",
+            [.dictEntry(.string("org.corelocation.Device1"), .dictionary(["Name": .string("dev0")]))])
+        _ = try await client.call(
+            destination: Self.name, path: Self.path, interface: Self.mock, member: "EmitSignal",
+            arguments: [
+                .string(DBusClient.objectManagerInterface), .string("InterfacesAdded"), .string("oa{sa{sv}}"),
+                .array(elementSignature: "v", [.variant(.objectPath(device)), .variant(interfaces)]),
+            ])
         #expect(try await added.wait(for: 1, what: "InterfacesAdded") == [device])
         let objects = try await client.managedObjects(at: Self.path, on: Self.name)
         #expect(objects[device]?["org.corelocation.Device1"]?["Name"]?.string == "dev0")
         _ = try await client.call(
             destination: Self.name, path: Self.path, interface: Self.mock, member: "RemoveObject",
             arguments: [.objectPath(device)])
+        _ = try await client.call(
+            destination: Self.name, path: Self.path, interface: Self.mock, member: "EmitSignal",
+            arguments: [
+                .string(DBusClient.objectManagerInterface), .string("InterfacesRemoved"), .string("oas"),
+                .array(elementSignature: "v", [.variant(.objectPath(device)), .variant(.strings(["org.corelocation.Device1"]))]),
+            ])
         #expect(try await removed.wait(for: 1, what: "InterfacesRemoved") == [device])
         for watch in watches { watch.cancel() }
     }

@@ -17,7 +17,7 @@ final class GeolocateStandIn: @unchecked Sendable {
     init() throws {
         directory = try Fixtures.scratch()
         logPath = directory.appendingPathComponent("requests.jsonl").path
-        FileManager.default.createFile(atPath: logPath, contents: Data())
+        _ = FileManager.default.createFile(atPath: logPath, contents: Data())
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [
@@ -46,8 +46,8 @@ final class GeolocateStandIn: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            kill(process.processIdentifier, SIGKILL)
+            for _ in 0..<1000 where process.isRunning { usleep(10_000) }
         }
         try? FileManager.default.removeItem(at: directory)
     }
