@@ -52,22 +52,22 @@ let package = Package(
         ),
         // libdbus-1 and the project's small D-Bus layer (docs/decisions/0024): NetworkManager, GeoClue, BlueZ,
         // ModemManager. Nothing but the sources that talk to those services depends on it.
-        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CoreLocationDBus",
-            dependencies: ["CDBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus"], swiftSettings: strictSettings),
         // libmaxminddb: offline IP geolocation (docs/decisions/0025).
-        .systemLibrary(name: "CMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
+        .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
         // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),
         // GeoClue. A module of its own so that only programs that use these sources link libdbus and libmaxminddb.
         .target(
             name: "CoreLocationNetwork",
             dependencies: [
-                "CMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
+                "CCoreLocationMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -8,8 +8,8 @@ let package = Package(
     name: "network-benchmark",
     platforms: [.macOS(.v15)],
     targets: [
-        .systemLibrary(name: "CMaxMindDB", path: "Sources/CMaxMindDB", pkgConfig: "libmaxminddb"),
-        .target(name: "NetworkIP", dependencies: ["CMaxMindDB"], path: "Sources/NetworkIP"),
+        .systemLibrary(name: "CCoreLocationMaxMindDB", path: "Sources/CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb"),
+        .target(name: "NetworkIP", dependencies: ["CCoreLocationMaxMindDB"], path: "Sources/NetworkIP"),
         .executableTarget(name: "NetworkBench", dependencies: ["NetworkIP"], path: "Sources/NetworkBench"),
     ]
 )

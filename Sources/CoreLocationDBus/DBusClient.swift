@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 import Foundation
 import Logging
 import Synchronization
@@ -35,7 +35,7 @@ public final class DBusClient: Sendable {
     public init(bus: Bus, logger: Logger = Logger(label: "corelocation.dbus")) throws {
         guard Self.threadsReady else { throw DBusCallError(.outOfMemory, "dbus_threads_init_default") }
         self.logger = logger
-        var error = CDBus.DBusError()
+        var error = CCoreLocationDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
         let opened: OpaquePointer?
@@ -104,7 +104,7 @@ public final class DBusClient: Sendable {
         registry.onDisconnect(handler)
     }
 
-    static func error(from error: CDBus.DBusError, code: DBusCallError.Code, fallback: String) -> DBusCallError {
+    static func error(from error: CCoreLocationDBus.DBusError, code: DBusCallError.Code, fallback: String) -> DBusCallError {
         guard dbus_error_is_set(withUnsafePointer(to: error) { $0 }) != 0 else { return DBusCallError(code, fallback) }
         let name = error.name.map { String(cString: $0) }
         let message = error.message.map { String(cString: $0) } ?? fallback

@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 
 /// Reads a message body into `DBusValue`s through `DBusMessageIter` (no variadic `dbus_message_get_args`).
 enum DBusMessageReader {

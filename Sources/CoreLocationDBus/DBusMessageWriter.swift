@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 
 /// Appends `DBusValue`s to a message through `DBusMessageIter` (no variadic `dbus_message_append_args`).
 ///

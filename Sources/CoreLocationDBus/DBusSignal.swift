@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 
 /// A signal as it arrived: who sent it, from which object, and its arguments.
 public struct DBusSignal: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CDBus
+import CCoreLocationDBus
 
 /// libdbus's `DBUS_TYPE_*` and `DBUS_MESSAGE_TYPE_*` values: the C macros are character casts Swift does not
 /// import, so they are spelled here (dbus-protocol.h).

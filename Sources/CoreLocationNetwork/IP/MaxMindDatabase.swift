@@ -1,4 +1,4 @@
-import CMaxMindDB
+import CCoreLocationMaxMindDB
 import Foundation
 
 #if canImport(Glibc)
