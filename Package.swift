@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The Wi-Fi source's geolocate requests (CoreLocationNetwork).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
@@ -44,6 +46,30 @@ let package = Package(
             dependencies: [
                 "CoreLocationEngine",
                 "CoreLocationGeodesy",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // libdbus-1 and the project's small D-Bus layer (docs/decisions/0024): NetworkManager, GeoClue, BlueZ,
+        // ModemManager. Nothing but the sources that talk to those services depends on it.
+        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(
+            name: "CoreLocationDBus",
+            dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
+        .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus"], swiftSettings: strictSettings),
+        // libmaxminddb: offline IP geolocation (docs/decisions/0025).
+        .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
+        // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),
+        // GeoClue. A module of its own so that only programs that use these sources link libdbus and libmaxminddb.
+        .target(
+            name: "CoreLocationNetwork",
+            dependencies: [
+                "CCoreLocationMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -86,6 +112,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationNetwork",
                 "CoreLocationGeodesy",
                 "CoreLocationEngine",
                 "CoreLocationSources",
@@ -210,6 +237,20 @@ let package = Package(
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationDBusTests",
+            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationNetworkTests",
+            dependencies: [
+                "CoreLocationNetwork", "CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationEngine",
+                "CoreLocationSources",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -14,6 +14,9 @@ extension LocationEngine {
             guard fix.horizontalAccuracy >= 0, fix.latitude.isFinite, fix.longitude.isFinite,
                 abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
             else { return }
+            // Several sources reporting: the current one keeps delivering unless this fix is better.
+            guard !keepsCurrentSource(over: fix, from: id, at: now) else { return }
+            deliveringSource = id
             latest = (fix, now)
             stationary.observe(fix, at: now)
             pauseDetector.observe(fix, at: now)

@@ -141,6 +141,8 @@ public struct LocationEngine: Sendable {
     var sourceOrder: [SourceID] = []
     var clients: [ClientID: ClientState] = [:]
     var latest: (fix: Fix, at: Double)?
+    /// The source whose fixes are being delivered (see `LocationEngine+Arbitration`).
+    var deliveringSource: SourceID?
     var stationary = StationaryDetector()
     /// Automatic pausing's own stillness test: more tolerant of drift than `stationary`.
     var pauseDetector: StationaryDetector

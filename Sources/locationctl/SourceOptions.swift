@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreLocationNetwork
 import CoreLocation
 import Foundation
 import CoreLocationEngine
@@ -120,6 +121,9 @@ struct SourceOptions: ParsableArguments {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
             )
+            // IP (when a database is installed) and Wi-Fi (when turned on): kilometre answers without a receiver.
+            sources += NetworkSources.make(
+                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
         }
         var configuration = LocationEngine.Configuration()
         if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }

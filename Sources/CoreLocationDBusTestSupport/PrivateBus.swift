@@ -1,0 +1,139 @@
+import CoreLocationDBus
+import Foundation
+
+/// A private `dbus-daemon` for tests (Debian `dbus`), and python-dbusmock services on it (Debian
+/// `python3-dbusmock`, run with /usr/bin/python3). Nothing touches the machine's own buses.
+///
+/// Reused by every test that needs a bus: NetworkManager and GeoClue (network positioning), BlueZ (beacons),
+/// ModemManager. `PrivateBus.isAvailable` is false when the daemon or dbusmock is missing; tests then skip.
+public final class PrivateBus: @unchecked Sendable {
+    // @unchecked: `mocks` is changed only by the test that owns the bus, from one task at a time (tests are
+    // sequential over one PrivateBus); the daemon's Process is touched only in init and stop().
+    public let address: String
+    private let daemon: Process
+    private let directory: URL
+    private var mocks: [Process] = []
+
+    public static let daemonPath = "/usr/bin/dbus-daemon"
+    public static let pythonPath = "/usr/bin/python3"
+
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: daemonPath)
+            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/__init__.py")
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory.
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("corelocation-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        let config = directory.appendingPathComponent("bus.conf")
+        let text = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.daemonPath)
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        daemon = process
+        // The daemon prints its address once it listens; read that line (bounded by the daemon's exit).
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let printed = String(data: line, encoding: .utf8)?.split(separator: "\n").first, !printed.isEmpty else {
+            process.terminate()
+            throw Failure(description: "dbus-daemon printed no address")
+        }
+        address = String(printed)
+    }
+
+    deinit { stop() }
+
+    /// A client connected to this bus.
+    public func client() throws -> DBusClient { try DBusClient(bus: .address(address)) }
+
+    /// Starts `python3 -m dbusmock ARGUMENTS` on this bus and waits (up to 10 s) until `name` is owned.
+    @discardableResult
+    public func startMock(name: String, arguments: [String]) async throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.pythonPath)
+        process.arguments = ["-m", "dbusmock"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        mocks.append(process)
+        let client = try client()
+        defer { client.close() }
+        for _ in 0..<200 {
+            if try await client.nameOwner(name) != nil { return process }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "dbusmock \(arguments.joined(separator: " ")) did not take \(name)")
+    }
+
+    /// Runs a Python script against this bus (for driver scripts that add devices or emit signals) and waits for it.
+    public func runScript(_ path: String, arguments: [String] = []) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.pythonPath)
+        process.arguments = [path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Stops one mock (SIGTERM) and waits for it (at most 10 s).
+    public func stopMock(_ process: Process) {
+        Self.terminate(process)
+    }
+
+    /// SIGKILL (a crash, as far as the bus can tell), then waits until Foundation has seen the exit, bounded.
+    /// Not SIGTERM: children spawned from a test runner's threads inherit a signal mask that can block it. Not
+    /// `Process.waitUntilExit`: it spins a run loop and can hang off the main thread.
+    static func terminate(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+    }
+
+    /// Stops every mock and the daemon, and removes the socket directory.
+    public func stop() {
+        for mock in mocks { stopMock(mock) }
+        mocks = []
+        Self.terminate(daemon)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,119 @@
+import CoreLocationEngine
+import CoreLocationSources
+import Foundation
+import Logging
+import Synchronization
+
+/// Wi-Fi positioning as a location source: every `interval` seconds while powered, NetworkManager's scan goes
+/// to the geolocate service (through `WiFiGeolocator`: consent, filter, cache, rate limit) and the answer
+/// becomes a fix. When Wi-Fi gives nothing (no consent, too few access points, service failure, no
+/// NetworkManager) and an IP source is given, its fix is reported instead, so the source still answers at
+/// IP accuracy; with neither, `unavailable` says why.
+public final class WiFiLocationSource: LocationSource {
+    public let descriptor: SourceDescriptor
+    private let scanner: any WiFiScanner
+    private let geolocator: WiFiGeolocator
+    private let fallback: IPLocationSource?
+    private let scheduler: any Scheduler
+    private let interval: Double
+    private let logger: Logger
+
+    private struct State {
+        var handler: (@Sendable (SourceEvent) -> Void)?
+        var generation = 0
+        var timer: (any ScheduledWork)?
+        var lastProblem: String?
+        var lastWasFallback = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Expected accuracy 100 m (a typical Ichnaea Wi-Fi answer); power: the radio is on anyway, a request a minute.
+    public init(
+        id: SourceID = SourceID("wifi"), scanner: any WiFiScanner, geolocator: WiFiGeolocator,
+        fallback: IPLocationSource? = nil, scheduler: any Scheduler, interval: Double = 30,
+        logger: Logger = Logger(label: "corelocation.wifi")
+    ) {
+        descriptor = SourceDescriptor(id: id, kind: "wifi", expectedAccuracy: 100, powerCost: 5, isSimulated: false)
+        self.scanner = scanner
+        self.geolocator = geolocator
+        self.fallback = fallback
+        self.scheduler = scheduler
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Why the last attempt gave no Wi-Fi fix (nil: it did), and whether the IP fallback answered instead.
+    public var status: (problem: String?, usedFallback: Bool) {
+        state.withLock { ($0.lastProblem, $0.lastWasFallback) }
+    }
+
+    public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
+        let generation = state.withLock { state in
+            state.handler = handler
+            state.generation += 1
+            return state.generation
+        }
+        tick(generation)
+    }
+
+    public func stop() {
+        let timer = state.withLock { state in
+            state.handler = nil
+            state.generation += 1
+            defer { state.timer = nil }
+            return state.timer
+        }
+        timer?.cancel()
+    }
+
+    /// One attempt now: the Wi-Fi fix, else the fallback's, else the reason.
+    public func locateOnce() async -> SourceEvent {
+        do {
+            let scan = try await scanner.scan()
+            let reply = try await geolocator.locate(scan)
+            state.withLock {
+                $0.lastProblem = nil
+                $0.lastWasFallback = false
+            }
+            return .fix(
+                Fix(
+                    latitude: reply.location.lat, longitude: reply.location.lng, horizontalAccuracy: reply.accuracy,
+                    timestamp: scheduler.wallNow))
+        } catch {
+            let problem = "\(error)"
+            logger.info("Wi-Fi location unavailable", metadata: ["reason": "\(problem)"])
+            if let fallback, let location = try? fallback.locate() {
+                state.withLock {
+                    $0.lastProblem = problem
+                    $0.lastWasFallback = true
+                }
+                return .fix(
+                    Fix(
+                        latitude: location.latitude, longitude: location.longitude,
+                        horizontalAccuracy: location.horizontalAccuracy, timestamp: scheduler.wallNow))
+            }
+            state.withLock {
+                $0.lastProblem = problem
+                $0.lastWasFallback = false
+            }
+            return .unavailable(reason: "Wi-Fi: \(problem)")
+        }
+    }
+
+    private func tick(_ generation: Int) {
+        Task {
+            let event = await locateOnce()
+            let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
+            guard let handler else { return }
+            handler(event)
+            let timer = scheduler.schedule(at: scheduler.now + interval) { [weak self] in self?.tick(generation) }
+            let stale = state.withLock { state -> (any ScheduledWork)? in
+                guard state.generation == generation else { return timer }
+                state.timer = timer
+                return nil
+            }
+            stale?.cancel()
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CoreLocationNetwork
+import Foundation
+
+/// The Python stand-in for the geolocate service (Fixtures/geolocate/standin.py) on a kernel-chosen port.
+final class GeolocateStandIn: @unchecked Sendable {
+    // @unchecked: every property is set in init and only read afterwards; the log is a file.
+    let url: URL
+    let process: Process
+    let directory: URL
+    let logPath: String
+
+    static let python = "/usr/bin/python3"
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: python) }
+
+    struct Failure: Error {}
+
+    init() throws {
+        directory = try Fixtures.scratch()
+        logPath = directory.appendingPathComponent("requests.jsonl").path
+        _ = FileManager.default.createFile(atPath: logPath, contents: Data())
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = [
+            Fixtures.directory.appendingPathComponent("geolocate/standin.py").path,
+            Fixtures.directory.appendingPathComponent("geolocate/map.json").path, logPath,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let port = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+            let url = URL(string: "http://127.0.0.1:\(port)/v1/geolocate")
+        else {
+            process.terminate()
+            throw Failure()
+        }
+        self.url = url
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    struct LoggedRequest: Decodable {
+        struct Body: Decodable {
+            struct AccessPoint: Decodable {
+                var macAddress: String
+                var signalStrength: Int
+                var frequency: Int?
+            }
+            var considerIp: Bool?
+            var wifiAccessPoints: [AccessPoint]?
+        }
+        var path: String
+        var userAgent: String?
+        var body: Body?
+    }
+
+    /// Every request the stand-in received, in order.
+    func requests() throws -> [LoggedRequest] {
+        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        return try text.split(separator: "\n").map { try JSONDecoder().decode(LoggedRequest.self, from: Data($0.utf8)) }
+    }
+
+    /// Makes the next `times` requests fail with `fault` (nil times: until changed).
+    func inject(_ fault: String, times: Int? = nil) async throws {
+        var body: [String: Any] = ["fault": fault]
+        if let times { body["times"] = times }
+        let control = URL(string: "/control", relativeTo: url)?.absoluteURL ?? url
+        _ = try await AsyncHTTPGeolocateTransport().post(
+            url: control, body: try JSONSerialization.data(withJSONObject: body), userAgent: "test", timeout: .seconds(5))
+    }
+}
