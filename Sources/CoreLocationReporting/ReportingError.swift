@@ -44,8 +44,11 @@ public struct ReportingError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         underlying.map { "\(message): \($0)" } ?? message
     }
+}
 
-    public static func ~= (code: Code, error: any Error) -> Bool {
+extension ReportingError.Code {
+    /// `catch ReportingError.Code.unauthorized` matches a `ReportingError` with that code.
+    public static func ~= (code: ReportingError.Code, error: any Error) -> Bool {
         (error as? ReportingError)?.code == code
     }
 }

@@ -172,13 +172,13 @@ import Testing
             #expect(error.message.contains("owntracks+http"))
         }
         let own = try ReportEndpoint.parse("owntracks+https://bob:p%40ss@example.org:8083/pub?u=bob&d=car")
-        #expect(own.protocol == .ownTracks)
+        #expect(own.wire == .ownTracks)
         #expect(own.url == "https://example.org:8083/pub")
         #expect(own.password == "p@ss")
         #expect(own.limitUser == "bob")
         #expect(own.device == "car")
         let osm = try ReportEndpoint.parse("osmand+http://traccar:5055?id=123456")
-        #expect(osm.protocol == .osmAnd)
+        #expect(osm.wire == .osmAnd)
         #expect(osm.url == "http://traccar:5055/")
         #expect(osm.device == "123456")
     }

@@ -41,7 +41,7 @@ public final class ReportQueue: Sendable {
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
             if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         } catch {

@@ -48,7 +48,7 @@ public final class HTTPReportUploader: ReportUploader {
     }
 
     func makeRequest(_ report: QueuedReport) throws -> HTTPClientRequest {
-        switch endpoint.protocol {
+        switch endpoint.wire {
         case .ownTracks:
             var request = HTTPClientRequest(url: endpoint.url)
             request.method = .POST
@@ -83,7 +83,7 @@ public final class HTTPReportUploader: ReportUploader {
         let place = endpoint.redacted
         switch code {
         case 200..<300:
-            guard endpoint.protocol == .ownTracks else { return }
+            guard endpoint.wire == .ownTracks else { return }
             let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { return }
             if let data = trimmed.data(using: .utf8), (try? JSONSerialization.jsonObject(with: data)) is [Any] { return }
@@ -96,7 +96,7 @@ public final class HTTPReportUploader: ReportUploader {
             throw ReportingError(
                 code: .unauthorized,
                 message: "\(place) refused the credentials (\(code)); check the user and password in --to")
-        case 400 where endpoint.protocol == .osmAnd:
+        case 400 where endpoint.wire == .osmAnd:
             throw ReportingError(
                 code: .unknownDevice,
                 message: "\(place) does not know device \"\(endpoint.device)\" (400); register it on the server first")

@@ -8,12 +8,12 @@ import Foundation
 /// - `osmand+http://host[:port]/[path]?id=DEVICE` (or `osmand+https`): Traccar's OsmAnd protocol;
 ///   `id` names the device (else the caller's device name).
 public struct ReportEndpoint: Sendable, Hashable {
-    public enum Protocol: String, Sendable, Hashable {
+    public enum Wire: String, Sendable, Hashable {
         case ownTracks = "owntracks"
         case osmAnd = "osmand"
     }
 
-    public var `protocol`: Protocol
+    public var wire: Wire
     /// The plain http(s) URL to send to, without credentials.
     public var url: String
     public var user: String?
@@ -39,7 +39,7 @@ public struct ReportEndpoint: Sendable, Hashable {
             throw ReportingError(code: .badURL, message: "\(text) names no host")
         }
         let parts = scheme.split(separator: "+")
-        let proto: Protocol = parts[0] == "owntracks" ? .ownTracks : .osmAnd
+        let proto: Wire = parts[0] == "owntracks" ? .ownTracks : .osmAnd
         let query = components.queryItems ?? []
         func item(_ name: String) -> String? { query.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
         var plain = URLComponents()
@@ -54,7 +54,7 @@ public struct ReportEndpoint: Sendable, Hashable {
         }
         let user = components.user?.removingPercentEncoding ?? components.user
         return ReportEndpoint(
-            protocol: proto,
+            wire: proto,
             url: url,
             user: user,
             password: components.password?.removingPercentEncoding ?? components.password,
@@ -65,6 +65,6 @@ public struct ReportEndpoint: Sendable, Hashable {
 
     /// The URL as given, with the password hidden (for messages).
     public var redacted: String {
-        "\(`protocol`.rawValue)+\(url)" + (user.map { " as \($0)" } ?? "")
+        "\(wire.rawValue)+\(url)" + (user.map { " as \($0)" } ?? "")
     }
 }
