@@ -4,14 +4,15 @@
 #
 #   Benchmarks/reporter/run.sh          # release build of locationctl, all runs, then the table
 #
-# Environment: SCRATCH_PATH (passed to swift build as --scratch-path). Needs python3 (standard library).
+# Environment: SCRATCH_PATH (passed to swift build as --scratch-path), CONFIG (release by default; nothing
+# measured here is a time, so CONFIG=debug gives the same table). Needs python3 (standard library).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$here/out"
 "$here/../visits/fetch-tracks.sh" --check >/dev/null
 
-swift_args=(-c release)
+swift_args=(-c "${CONFIG:-release}")
 if [ -n "${SCRATCH_PATH:-}" ]; then swift_args+=(--scratch-path "$SCRATCH_PATH"); fi
 (cd "$root" && swift build "${swift_args[@]}" --product locationctl >&2)
 bin="$(cd "$root" && swift build "${swift_args[@]}" --show-bin-path)/locationctl"

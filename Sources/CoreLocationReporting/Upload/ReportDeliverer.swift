@@ -15,6 +15,8 @@ public actor ReportDeliverer {
         /// The error that stopped the drain: a permanent one, or the last retryable one after
         /// `maximumAttempts` failures in a row. Nil when the queue was emptied.
         public var stoppedBy: ReportingError?
+
+        public init() {}
     }
 
     private let queue: ReportQueue
