@@ -20,9 +20,10 @@ import Foundation
 /// (but a `heartbeat` at most every `heartbeatInterval`, off by default) until the user leaves the
 /// stationary region: a fix clearly outside `regionRadius` (100 m, the engine's; distance minus
 /// accuracy), or — with the freshness bound on — simply farther than `freshness` metres, or a
-/// departure visit. Then the last fix seen still at the place (within 25 m or twice its accuracy)
-/// is uploaded as the *departure* report, with its own time, and the fixes since (the walk out)
-/// feed the simplifier from it, so ε holds on them too.
+/// departure visit. Then the *departure* report is the earliest recent fix from which a single
+/// segment to the current fix keeps every fix between within ε (a backward opening window: about
+/// when the user started to move), with its own time, and the fixes since (the walk out) feed the
+/// simplifier from it, so ε holds on them too.
 public struct BoundedPolicy: Sendable {
     public struct Parameters: Sendable, Hashable, Codable {
         /// SED bound, metres (10; 25 as the low-power setting).
@@ -56,8 +57,7 @@ public struct BoundedPolicy: Sendable {
     private var movingSince: Double?
     private var newest: ReportPoint?
     private var place: ReportPoint?
-    private var lastNear: ReportPoint?
-    private var walkOut: [ReportPoint] = []
+    private var recent: [ReportPoint] = []
     private var lastReport: Double = 0
 
     public private(set) var phase = Phase.moving
@@ -114,8 +114,7 @@ public struct BoundedPolicy: Sendable {
             out.append(decision(.arrival, point, at: point, why))
             phase = .settled
             place = point
-            lastNear = point
-            walkOut.removeAll()
+            recent.removeAll()
             return out
         }
         if let freshness = parameters.freshness, let newest, SynchronizedDistance.distance(newest, point) > freshness,
@@ -128,7 +127,7 @@ public struct BoundedPolicy: Sendable {
     }
 
     private mutating func whileSettled(_ point: ReportPoint, departed: Bool) -> [ReportDecision] {
-        guard let place, let near = lastNear else { return [] }
+        guard let place else { return [] }
         let distance = SynchronizedDistance.distance(place, point)
         let left: Bool
         if let freshness = parameters.freshness {
@@ -139,34 +138,46 @@ public struct BoundedPolicy: Sendable {
         if left || departed {
             phase = .moving
             movingSince = point.time
-            var out = [decision(.departure, near, at: point, "left: \(Int(distance.rounded())) m from the place")]
-            simplifier.restart(at: near)
-            let pending = walkOut + [point]
-            walkOut.removeAll()
-            for fix in pending {
+            // The departure: the earliest recent fix from which one segment to this fix keeps every fix
+            // between within ε (a backward opening window), i.e. about when the user started to move.
+            var start = recent.count
+            var index = recent.count - 1
+            while index >= 0 {
+                let candidate = recent[index]
+                let valid = recent[(index + 1)...].allSatisfy {
+                    SynchronizedDistance.sed(of: $0, from: candidate, to: point) <= parameters.epsilon
+                }
+                guard valid else { break }
+                start = index
+                index -= 1
+            }
+            let departure = start < recent.count ? recent[start] : place
+            let walkOut = start < recent.count ? Array(recent[(start + 1)...]) : []
+            recent.removeAll()
+            var out = [decision(.departure, departure, at: point, "left: \(Int(distance.rounded())) m from the place")]
+            simplifier.restart(at: departure)
+            for fix in walkOut + [point] {
                 out += simplifier.add(fix).map { decision(.track, $0, at: point, "the walk out would leave ε") }
             }
-            if let freshness = parameters.freshness, let newest = out.last?.point,
+            if let freshness = parameters.freshness, let newest,
                 SynchronizedDistance.distance(newest, point) > freshness, let flushed = simplifier.flush()
             {
                 out.append(decision(.track, flushed, at: point, "freshness after leaving"))
             }
             return out
         }
-        if distance <= max(parameters.stillRadius, 2 * point.horizontalAccuracy) {
-            lastNear = point
-            walkOut.removeAll()
-        } else {
-            walkOut.append(point)
-            if walkOut.count > 3600 { walkOut.removeFirst(walkOut.count - 3600) }
-        }
+        recent.append(point)
+        if recent.count > Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit) }
         if let interval = parameters.heartbeatInterval, point.time - lastReport >= max(interval, 3600) {
-            var beat = near
+            var beat = place
             beat.timestamp = point.timestamp
             return [decision(.heartbeat, beat, at: point, "heartbeat")]
         }
         return []
     }
+
+    /// Fixes kept while settled to place the departure (10 min at 1 Hz).
+    static let recentLimit = 600
 
     private mutating func decision(_ kind: ReportKind, _ point: ReportPoint, at now: ReportPoint, _ why: String)
         -> ReportDecision
