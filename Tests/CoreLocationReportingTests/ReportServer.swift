@@ -48,7 +48,8 @@ final class ReportServer {
     /// Stops it (SIGTERM; it was started by this test) and waits for it.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        // SIGKILL: a child started with SIGTERM blocked (the test runner's mask) would ignore terminate().
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
@@ -88,7 +89,7 @@ final class ReportServer {
             duplicates: json["duplicates"] as? Int ?? -1)
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }
 
 /// Records the backoff waits instead of sleeping.

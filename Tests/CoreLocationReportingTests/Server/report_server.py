@@ -25,6 +25,7 @@ import argparse
 import base64
 import json
 import os
+import signal
 import socket
 import sys
 import threading
@@ -157,6 +158,9 @@ def main():
     parser.add_argument("--password", default="")
     parser.add_argument("--device", action="append", default=[])
     ARGS = parser.parse_args()
+    # A parent may start us with SIGTERM blocked or ignored; a test server must die when told.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     load(ARGS.store)
     ThreadingHTTPServer.allow_reuse_address = True
     ThreadingHTTPServer.daemon_threads = True

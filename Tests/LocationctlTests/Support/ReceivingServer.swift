@@ -45,7 +45,8 @@ final class ReceivingServer {
 
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        // SIGKILL: a child started with SIGTERM blocked (the test runner's mask) would ignore terminate().
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
