@@ -147,7 +147,7 @@ def in_stay(t, stays):
     return any(a <= t <= d for a, d in stays)
 
 
-def score(fixes, stays, decisions, eps, freshness):
+def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
     moving = [f for f in fixes if not in_stay(f[0], stays)]
     duration = fixes[-1][0] - fixes[0][0]
     stay_seconds = sum(min(d, fixes[-1][0]) - max(a, fixes[0][0]) for a, d in stays)
@@ -182,7 +182,7 @@ def score(fixes, stays, decisions, eps, freshness):
         "moving_uploads": len(decisions) - len(settled), "settled_uploads": len(settled),
         "stays": len(windows), "silent": silent,
         "sed": sed, "live": live,
-        "optimum": sum(optimum(s, eps) for s in stretches) if eps else None,
+        "optimum": sum(optimum(s, eps) for s in stretches) if want_optimum else None,
         "freshness_violations": sum(1 for x in live if freshness and x > freshness + 1e-6),
         "sed_violations": sum(1 for x in sed if eps and x > eps + 1e-6),
     }
@@ -212,7 +212,7 @@ def main():
             decisions = [x for x in lines if x.get("type") == "decision"]
             fixes, stays = loaded[name]
             key = (name, eps)
-            result = score(fixes, stays, decisions, eps if key not in optima else None, freshness)
+            result = score(fixes, stays, decisions, eps, freshness, key not in optima)
             if key not in optima:
                 optima[key] = result["optimum"]
             result["optimum"] = optima[key]
