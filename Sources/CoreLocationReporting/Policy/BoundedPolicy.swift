@@ -153,8 +153,20 @@ public struct BoundedPolicy: Sendable {
             }
             let departure = start < recent.count ? recent[start] : place
             let walkOut = start < recent.count ? Array(recent[(start + 1)...]) : []
+            let stay = Array(recent[..<min(start, recent.count)])
             recent.removeAll()
-            var out = [decision(.departure, departure, at: point, "left: \(Int(distance.rounded())) m from the place")]
+            var out: [ReportDecision] = []
+            // Settled by mistake (a slow walk that looked still): what came between the arrival and the
+            // departure was movement, and it too must lie within ε of the uploaded track.
+            if stay.contains(where: { SynchronizedDistance.sed(of: $0, from: place, to: departure) > parameters.epsilon }) {
+                simplifier.restart(at: place)
+                for fix in stay + [departure] {
+                    out += simplifier.add(fix).filter { $0 != departure }.map {
+                        decision(.track, $0, at: point, "the stay was not still")
+                    }
+                }
+            }
+            out.append(decision(.departure, departure, at: point, "left: \(Int(distance.rounded())) m from the place"))
             simplifier.restart(at: departure)
             for fix in walkOut + [point] {
                 out += simplifier.add(fix).map { decision(.track, $0, at: point, "the walk out would leave ε") }
