@@ -31,7 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // The Wi-Fi source's geolocate requests (CoreLocationNetwork).
+        // HTTP clients: the Wi-Fi source's geolocate requests (CoreLocationNetwork) and the reporter's
+        // uploads (OwnTracks HTTP, Traccar OsmAnd; CoreLocationReporting, docs/decisions/0023).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -89,6 +90,21 @@ let package = Package(
             resources: [.copy("Resources/gazetteer.bin")],
             swiftSettings: strictSettings
         ),
+        // The location reporter (issue 12): upload policies, the durable queue, the uploaders
+        // (docs/decisions/0022, 0023).
+        .target(
+            name: "CoreLocationReporting",
+            dependencies: [
+                "CoreLocationEngine",
+                "CoreLocationGeodesy",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md).
         .target(
             name: "CoreLocationDaemonProtocol",
@@ -118,6 +134,7 @@ let package = Package(
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 "CoreLocationGeocoding",
+                "CoreLocationReporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -251,6 +268,21 @@ let package = Package(
                 "CoreLocationSources",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationReportingTests",
+            dependencies: [
+                "CoreLocationReporting",
+                "CoreLocationEngine",
+                "CoreLocationGeodesy",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            // The receiving test server (python3), started by the upload tests.
+            exclude: ["Server"],
             swiftSettings: strictSettings
         ),
         .testTarget(

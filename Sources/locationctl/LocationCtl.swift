@@ -19,7 +19,7 @@ struct LocationCtl: AsyncParsableCommand {
             """,
         subcommands: [
             Locate.self, Track.self, Monitor.self, Authorize.self, Status.self, Services.self, Sources.self, Magnetic.self,
-            Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self,
+            Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
         ]
     )
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Reporter benchmark (issue 12): every policy on the same recorded tracks with labelled stays
+# (Benchmarks/visits/tracks and labels), scored by score.py beside the exact offline optimum.
+#
+#   Benchmarks/reporter/run.sh          # release build of locationctl, all runs, then the table
+#
+# Environment: SCRATCH_PATH (passed to swift build as --scratch-path), CONFIG (release by default; nothing
+# measured here is a time, so CONFIG=debug gives the same table). Needs python3 (standard library).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$here/out"
+"$here/../visits/fetch-tracks.sh" --check >/dev/null
+
+swift_args=(-c "${CONFIG:-release}")
+if [ -n "${SCRATCH_PATH:-}" ]; then swift_args+=(--scratch-path "$SCRATCH_PATH"); fi
+(cd "$root" && swift build "${swift_args[@]}" --product locationctl >&2)
+bin="$(cd "$root" && swift build "${swift_args[@]}" --show-bin-path)/locationctl"
+
+export CORELOCATION_PROMPT=never
+export CORELOCATION_DATABASE="$(mktemp -d)/corelocation.sqlite"
+rm -rf "$out"
+declare -A configs=(
+    [recipe]="--policy recipe"
+    [bounded-e10-off]="--policy bounded --epsilon 10 --freshness off"
+    [bounded-e10-f50]="--policy bounded --epsilon 10 --freshness 50"
+    [bounded-e25-off]="--policy bounded --epsilon 25 --freshness off"
+    [bounded-e25-f50]="--policy bounded --epsilon 25 --freshness 50"
+)
+for config in "${!configs[@]}"; do
+    mkdir -p "$out/$config"
+    for track in ExampleTrack korita-zbevnica-timed cerknicko-jezero around-visnjan-with-car; do
+        # shellcheck disable=SC2086
+        "$bin" report --simulate "$here/../visits/tracks/$track.gpx" --speed max --dry-run --format json \
+            ${configs[$config]} >"$out/$config/$track.jsonl"
+    done
+done
+python3 "$here/score.py" "$out" | tee "$out/table.md"

@@ -1,0 +1,100 @@
+import Synchronization
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// The receiving test server (Server/report_server.py) as a child process on a loopback port.
+final class ReportServer {
+    let process: Process
+    let port: Int
+    let store: String
+    let arguments: [String]
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Server/report_server.py").path
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Starts the server (port 0: the kernel's choice) and waits for its `PORT n` line.
+    static func start(_ arguments: [String] = [], port: Int = 0, store: String? = nil) throws -> ReportServer {
+        let store = store ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("reportsrv-\(UUID().uuidString).jsonl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "--port", String(port), "--store", store] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { throw Failure(description: "report_server.py exited before listening") }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let number = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else { throw Failure(description: "report_server.py said \(text)") }
+        return ReportServer(process: process, port: number, store: store, arguments: arguments)
+    }
+
+    private init(process: Process, port: Int, store: String, arguments: [String]) {
+        self.process = process
+        self.port = port
+        self.store = store
+        self.arguments = arguments
+    }
+
+    /// Stops it (SIGTERM; it was started by this test) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        // SIGKILL: a child started with SIGTERM blocked (the test runner's mask) would ignore terminate().
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The same server again on the same port and store (a server restart).
+    func restart() throws -> ReportServer {
+        stop()
+        return try Self.start(arguments, port: port, store: store)
+    }
+
+    var base: String { "127.0.0.1:\(port)" }
+
+    func fault(_ json: String) async throws {
+        var request = HTTPClientRequest(url: "http://\(base)/_control/fault")
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(string: json))
+        _ = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+    }
+
+    struct Received {
+        var stored: [[String: Any]]
+        var requests: Int
+        var duplicates: Int
+
+        /// The stored messages (OwnTracks JSON or OsmAnd query), in arrival order.
+        var messages: [[String: Any]] { stored.compactMap { $0["message"] as? [String: Any] } }
+    }
+
+    func received() async throws -> Received {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://\(base)/_control/received"), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 24)
+        guard let json = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            throw Failure(description: "bad /_control/received")
+        }
+        return Received(
+            stored: json["stored"] as? [[String: Any]] ?? [], requests: json["requests"] as? Int ?? -1,
+            duplicates: json["duplicates"] as? Int ?? -1)
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
+
+/// Records the backoff waits instead of sleeping.
+final class SleepRecorder: Sendable {
+    private let waits = Mutex<[Double]>([])
+    var sleep: @Sendable (Double) async throws -> Void { { [self] delay in waits.withLock { $0.append(delay) } } }
+    var recorded: [Double] { waits.withLock { $0 } }
+}
