@@ -38,6 +38,26 @@ struct GPXEncodingTests {
         }
     }
 
+    @Test("the fuzzer's UTF-16 document whose declaration breaks off (it crashed inside libxml2) is refused")
+    func fuzzReproducerUTF16() throws {
+        let data = try fixture("fuzz-crash-utf16-declaration.gpx")
+        #expect(data.prefix(10) == Data([0xFF, 0xFE, 0x3C, 0, 0x3F, 0, 0x78, 0, 0x6D, 0]))  // BOM, "<?xm"
+        let error = try #require(throws: GPXError.self) { try GPXParser().points(from: data) }
+        #expect(error.code == .unsupportedEncoding)
+        #expect(error.message.contains("does not parse"), "\(error)")
+    }
+
+    @Test("what starts like a declaration but is not one is refused; <?xml-stylesheet is left to the XML parser")
+    func brokenDeclarationStarts() throws {
+        for text in ["<?xml;", "<?xm\u{3B6C}"] {
+            let data = Data([0xFF, 0xFE]) + (try #require((text + Self.document("")).data(using: .utf16LittleEndian)))
+            let error = try #require(throws: GPXError.self) { try GPXParser().points(from: data) }
+            #expect(error.code == .unsupportedEncoding, "\(text)")
+        }
+        let stylesheet = #"<?xml-stylesheet type="text/xsl" href="t.xsl"?>"# + Self.document("")
+        Self.expectTwoPoints(try GPXParser().points(from: Data(stylesheet.utf8)))
+    }
+
     @Test(
         "declarations libxml2 decodes itself are read",
         arguments: [
@@ -75,7 +95,8 @@ struct GPXEncodingTests {
             (#"<?xml version="1.0" encoding="UTF-32"?>"#, "\"UTF-32\""),
             (#"<?xml version="1.0" ENCODING="UTF-7"?>"#, "\"ENCODING\""),
             (#"<?xml version="1.0" encoding=UTF-7?>"#, "does not parse"),
-            (#"<?xml version="1.0" encoding="UTF-7"#, "does not end"),
+            (#"<?xml version="1.0" encoding="UTF-7"#, "does not parse"),
+            (#"<?xml version="1.0""# + String(repeating: " ", count: 1100) + "?>", "does not end within 1 KB"),
         ]
     )
     func refused(declaration: String, named: String) throws {

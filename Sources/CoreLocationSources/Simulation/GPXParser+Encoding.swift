@@ -85,7 +85,18 @@ enum GPXEncodingCheck {
     /// - Throws: `GPXError` when the declaration does not parse (libxml2 could read it otherwise).
     static func declaredEncoding(_ text: [UInt8]) throws -> String? {
         let open = Array("<?xml".utf8)
-        guard text.starts(with: open), text.count > open.count, isSpace(text[open.count]) else { return nil }
+        guard text.starts(with: open), text.count > open.count, isSpace(text[open.count]) else {
+            // What could be the start of a declaration but is not one ("<?xm" then a non-ASCII UTF-16 unit,
+            // "<?xml;"): libxml2 crashed on such a UTF-16 document (fuzz-crash-utf16-declaration.gpx).
+            // "<?xml-stylesheet …?>" is an ordinary processing instruction and is left to libxml2.
+            let start = Array(text.prefix(open.count + 1))
+            if start.count >= 2, Array("<?xml ".utf8).starts(with: start.dropLast(start.count > open.count ? 1 : 0)),
+               start.count <= open.count || start[open.count] != UInt8(ascii: "-")
+            {
+                throw refusal("an XML declaration that does not parse")
+            }
+            return nil
+        }
         var index = open.count
         var encoding: String?
         while true {
