@@ -47,6 +47,32 @@ struct GPXEncodingTests {
         #expect(error.message.contains("does not parse"), "\(error)")
     }
 
+    @Test("the fuzzer's UTF-16 document with an unpaired surrogate (it crashed inside libxml2) is refused")
+    func fuzzReproducerSurrogate() throws {
+        let data = try fixture("fuzz-crash-utf16-surrogate.gpx")
+        #expect(data.prefix(4) == Data([0, 0x3C, 0, 0x3F]))  // UTF-16BE "<?", a well-formed declaration
+        #expect(data.range(of: Data([0xDB, 0xC8, 0x00, 0x35])) != nil)  // a high surrogate, then "5"
+        let error = try #require(throws: GPXError.self) { try GPXParser().points(from: data) }
+        #expect(error.code == .unsupportedEncoding)
+        #expect(error.message.contains("unpaired surrogate"), "\(error)")
+        // A valid pair (U+1F600) in the same place gets through to the XML parser: the point's lat is then
+        // simply not a number.
+        var fixed = data
+        let at = try #require(data.range(of: Data([0xDB, 0xC8, 0x00, 0x35])))
+        fixed.replaceSubrange(at, with: [0xD8, 0x3D, 0xDE, 0x00])
+        let readable = try #require(throws: GPXError.self) { try GPXParser().points(from: fixed) }
+        #expect(readable.code == .invalidNumber)
+        #expect(readable.message.contains("45.\u{1F600}"), "\(readable)")
+    }
+
+    @Test("a UTF-16 document that ends inside a character is refused")
+    func oddLengthUTF16() throws {
+        let text = try #require(Self.document(#"<?xml version="1.0" encoding="UTF-16"?>"#).data(using: .utf16BigEndian))
+        let error = try #require(throws: GPXError.self) { try GPXParser().points(from: text + Data([0x00])) }
+        #expect(error.code == .unsupportedEncoding)
+        #expect(error.message.contains("ends inside a character"), "\(error)")
+    }
+
     @Test("what starts like a declaration but is not one is refused; <?xml-stylesheet is left to the XML parser")
     func brokenDeclarationStarts() throws {
         for text in ["<?xml;", "<?xm\u{3B6C}"] {
@@ -62,8 +88,9 @@ struct GPXEncodingTests {
         "declarations libxml2 decodes itself are read",
         arguments: [
             "", #"<?xml version="1.0"?>"#, #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<?xml version='1.0' encoding='utf-8' standalone='yes'?>"#, #"<?xml version="1.0" encoding="US-ASCII"?>"#,
-            "<?xml version=\"1.0\"\n  encoding = \"ISO-8859-1\" ?>", "\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            #"<?xml version='1.0' encoding='utf-8' standalone='yes'?>"#,
+            #"<?xml version="1.0" encoding="US-ASCII"?>"#, "<?xml version=\"1.0\"\n  encoding = \"ISO-8859-1\" ?>",
+            "\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
         ]
     )
     func accepted(declaration: String) throws {
@@ -114,7 +141,9 @@ struct GPXEncodingTests {
         let text = Self.document(#"<?xml version="1.0"?>"#)
         let ucs4 = try #require(text.data(using: .utf32BigEndian))
         let ebcdic = Data([0x4C, 0x6F, 0xA7, 0x94, 0x93, 0x40]) + Data(text.utf8)
-        let lying = try #require(Self.document(#"<?xml version="1.0" encoding="UTF-8"?>"#).data(using: .utf16LittleEndian))
+        let lying = try #require(
+            Self.document(#"<?xml version="1.0" encoding="UTF-8"?>"#).data(using: .utf16LittleEndian)
+        )
         for (data, what) in [(ucs4, "UCS-4"), (ebcdic, "EBCDIC"), (lying, "UTF-16 document")] {
             let error = try #require(throws: GPXError.self) { try GPXParser().points(from: data) }
             #expect(error.code == .unsupportedEncoding)

@@ -20,7 +20,7 @@ enum GPXEncodingCheck {
     /// Reads the start of `stream`, checks its XML declaration, and returns a stream that gives the whole
     /// document again (the bytes read here, then the rest of `stream`).
     /// - Throws: `GPXError` (`.unsupportedEncoding`).
-    static func checked(_ stream: InputStream) throws -> InputStream {
+    static func checked(_ stream: InputStream) throws -> PrefixedInputStream {
         stream.open()
         var head = [UInt8](repeating: 0, count: headLength)
         var count = 0
@@ -32,29 +32,32 @@ enum GPXEncodingCheck {
             count += read
         }
         head.removeSubrange(count...)
-        try check(head)
-        return PrefixedInputStream(head: head, rest: stream)
+        let bigEndian = try check(head)
+        return PrefixedInputStream(head: head, rest: stream, utf16BigEndian: bigEndian)
     }
 
     /// Checks the document whose first bytes are `head` (all of it when it is shorter than `headLength`).
-    static func check(_ head: [UInt8]) throws {
+    /// - Returns: for a UTF-16 document, whether it is big-endian; nil for the 8-bit encodings.
+    @discardableResult
+    static func check(_ head: [UInt8]) throws -> Bool? {
         let text: [UInt8]
         let sixteenBit: Bool
+        var bigEndian: Bool?
         switch head.prefix(4).map({ $0 }) {
         case [0, 0, 0xFE, 0xFF], [0xFF, 0xFE, 0, 0], [0, 0, 0, 0x3C], [0x3C, 0, 0, 0], [0, 0, 0x3C, 0], [0, 0x3C, 0, 0]:
             throw refusal("a UCS-4 (UTF-32) document")
         case [0x4C, 0x6F, 0xA7, 0x94]:
             throw refusal("an EBCDIC document")
         case let start where start.starts(with: [0xFE, 0xFF]) || start.starts(with: [0, 0x3C, 0, 0x3F]):
-            (text, sixteenBit) = (narrow(head, highFirst: true), true)
+            (text, sixteenBit, bigEndian) = (narrow(head, highFirst: true), true, true)
         case let start where start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0x3C, 0, 0x3F, 0]):
-            (text, sixteenBit) = (narrow(head, highFirst: false), true)
+            (text, sixteenBit, bigEndian) = (narrow(head, highFirst: false), true, false)
         case let start where start.starts(with: [0xEF, 0xBB, 0xBF]):
             (text, sixteenBit) = (Array(head.dropFirst(3)), false)
         default:
             (text, sixteenBit) = (head, false)
         }
-        guard let encoding = try declaredEncoding(text) else { return }
+        guard let encoding = try declaredEncoding(text) else { return bigEndian }
         let name = encoding.uppercased()
         guard accepted.contains(name) else {
             throw refusal("encoding \"\(encoding)\"")
@@ -62,6 +65,7 @@ enum GPXEncodingCheck {
         if sixteenBit, !name.hasPrefix("UTF-16"), name != "UTF16" {
             throw refusal("a UTF-16 document that declares \"\(encoding)\"")
         }
+        return bigEndian
     }
 
     /// The 16-bit code units of `bytes` (after a byte-order mark) as bytes while they are ASCII: enough
@@ -153,15 +157,28 @@ enum GPXEncodingCheck {
 
 /// A stream that gives `head`, then what `rest` (already open) still holds. Only what `XMLParser` uses
 /// is provided: open, read, close, status and error. Used by one parse on one thread.
+///
+/// A UTF-16 document is checked as it passes: libxml2's push parser crashes on an unpaired surrogate
+/// (found by the fuzzer: `fuzz-crash-utf16-surrogate.gpx`), so the read that would hand one over fails
+/// instead, and `encodingError` says why.
 final class PrefixedInputStream: InputStream {
     private let head: [UInt8]
     private var offset = 0
     private let rest: InputStream
     private var finished = false
+    /// UTF-16 byte order; nil for an 8-bit document (nothing to check).
+    private let utf16BigEndian: Bool?
+    /// The first byte of a code unit whose second byte has not been read yet.
+    private var pendingByte: UInt8?
+    /// Whether the last complete unit was a high surrogate.
+    private var awaitingLowSurrogate = false
+    /// Set when the document is not valid UTF-16; the read that found it returned -1.
+    private(set) var encodingError: GPXError?
 
-    init(head: [UInt8], rest: InputStream) {
+    init(head: [UInt8], rest: InputStream, utf16BigEndian: Bool?) {
         self.head = head
         self.rest = rest
+        self.utf16BigEndian = utf16BigEndian
         super.init(data: Data())
     }
 
@@ -169,27 +186,55 @@ final class PrefixedInputStream: InputStream {
 
     override func close() { rest.close() }
 
-    override var hasBytesAvailable: Bool { offset < head.count || rest.hasBytesAvailable }
+    override var hasBytesAvailable: Bool { encodingError == nil && (offset < head.count || rest.hasBytesAvailable) }
 
     override var streamStatus: Stream.Status {
+        if encodingError != nil { return .error }
         if offset < head.count { return .open }
         return finished ? .atEnd : rest.streamStatus
     }
 
-    override var streamError: (any Error)? { rest.streamError }
+    override var streamError: (any Error)? { encodingError ?? rest.streamError }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        guard encodingError == nil else { return -1 }
+        var count = 0
         if offset < head.count {
-            let count = min(length, head.count - offset)
+            count = min(length, head.count - offset)
             head.withUnsafeBufferPointer { bytes in
                 if let start = bytes.baseAddress { buffer.update(from: start + offset, count: count) }
             }
             offset += count
-            return count
+        } else if !finished, rest.streamStatus != .atEnd {
+            count = rest.read(buffer, maxLength: length)
         }
-        guard !finished, rest.streamStatus != .atEnd else { return 0 }
-        let read = rest.read(buffer, maxLength: length)
-        if read == 0 { finished = true }
-        return read
+        guard count >= 0 else { return count }
+        if count == 0 {
+            finished = true
+            if utf16BigEndian != nil, pendingByte != nil || awaitingLowSurrogate {
+                return fail("the UTF-16 document ends inside a character")
+            }
+            return 0
+        }
+        if let bigEndian = utf16BigEndian {
+            for index in 0..<count {
+                guard let first = pendingByte else {
+                    pendingByte = buffer[index]
+                    continue
+                }
+                pendingByte = nil
+                let (high, low) = bigEndian ? (first, buffer[index]) : (buffer[index], first)
+                let unit = UInt16(high) << 8 | UInt16(low)
+                let isHigh = (0xD800...0xDBFF).contains(unit), isLow = (0xDC00...0xDFFF).contains(unit)
+                if awaitingLowSurrogate != isLow { return fail("invalid UTF-16: an unpaired surrogate") }
+                awaitingLowSurrogate = isHigh
+            }
+        }
+        return count
+    }
+
+    private func fail(_ message: String) -> Int {
+        encodingError = GPXError(code: .unsupportedEncoding, line: 1, message: message)
+        return -1
     }
 }

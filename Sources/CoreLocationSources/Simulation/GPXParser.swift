@@ -78,6 +78,7 @@ public struct GPXParser: Sendable {
         }
         parser.delegate = reader
         let completed = parser.parse()
+        if let error = stream.encodingError { throw error }
         if let failure { throw failure }
         if let error = reader.error { throw error }
         if let line = reader.xmlErrorLine ?? (completed ? nil : parser.lineNumber) {
