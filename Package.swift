@@ -178,27 +178,31 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
-        // libFuzzer targets for the NMEA parser and line splitter (scripts/fuzz-run.sh); a plain build
-        // gives executables that replay the files given as arguments.
+        // libFuzzer targets (scripts/fuzz.sh, docs/decisions/0021): NMEA parser, NMEA line splitter, gpsd JSON,
+        // GPX. Their shared entry point (CoreLocationFuzzSupport) runs libFuzzer's driver in a
+        // `-sanitize=fuzzer -DFUZZING` build; a plain build gives executables that replay the files given.
+        .target(name: "CoreLocationFuzzSupport", swiftSettings: strictSettings),
         .executableTarget(
-            name: "CoreLocationFuzzNMEAParser", dependencies: ["CoreLocationSources", "CoreLocationEngine"], swiftSettings: strictSettings
+            name: "CoreLocationFuzzNMEAParser",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources", "CoreLocationEngine"],
+            swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "CoreLocationFuzzNMEAStream", dependencies: ["CoreLocationSources", "CoreLocationEngine"], swiftSettings: strictSettings
+            name: "CoreLocationFuzzNMEAStream",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources", "CoreLocationEngine"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CoreLocationGeocodingTests", dependencies: ["CoreLocationGeocoding"], exclude: ["Fixtures"], swiftSettings: strictSettings
         ),
-        // libFuzzer target for the gpsd JSON decoder (-DFUZZING); a plain build makes a replayer.
         .executableTarget(
             name: "CoreLocationFuzzGPSDJSON",
-            dependencies: ["CoreLocationSources"],
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
             swiftSettings: strictSettings
         ),
-        // libFuzzer target for the GPX parser (scripts/fuzz/gpx.sh); a plain build makes a replayer.
         .executableTarget(
             name: "CoreLocationFuzzGPX",
-            dependencies: ["CoreLocationSources"],
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),

@@ -13,49 +13,67 @@
 # and GeographicLib for geodesic, gpsd and gpsd-clients (gpsdecode), proj-data for geoid.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+
+# The benchmarks, in the order they run. One line each: NAME ; CHEAP ; LONG ; SUMMARY
+#   NAME     its directory under Benchmarks/ (a sub-directory such as regions/noisy works too); it runs
+#            NAME/run.sh. A listed benchmark whose run.sh does not exist yet is reported as skipped.
+#   CHEAP    how cheap mode runs it, LONG how --long does: `@` stands for NAME/run.sh, with the
+#            environment before it and the arguments after; empty means `@` alone (its defaults).
+#   SUMMARY  the lines of its output that make its row (grep -E); empty means its last 3 lines.
+# A Benchmarks/*/run.sh that is not listed still runs (with its defaults, after the listed ones), so a
+# new benchmark is never silently left out; add its line here to size it and pick its summary.
+benchmarks=(
+    "geodesic     ; @ 200000 3                           ; @                                  ; ratio Swift/C|max \|diff\|"
+    "nmea         ; @ 200000 3                           ; @                                  ; ^RESULT"
+    "gpsd-latency ; @ 600 20                             ; @ 2000 20                          ; ^(feed|our extra)"
+    "magnetic     ; @ 10000 3                            ; @                                  ; ^swift-geodesy|ns/eval|max \|"
+    "geoid        ; @ 200000 3                           ; @                                  ; ^swift-geodesy|ns/look-up|max \|Swift"
+    "regions      ; RUNS=1 SIZES='1000 100000' @ 100000 ; RUNS=3 SIZES='1000 100000 1000000' @ 100000 ; ^RESULT"
+    "regions/noisy; @                                    ; @                                  ; ^RESULT"
+    "visits       ; @                                    ; @                                  ; ^\| (locationctl|trackintel) \| \*\*all"
+    "energy       ; @                                    ; @                                  ; ^\| [a-zA-Z]+.*\| 1 \| 1 \|"
+    "geocoding    ; @ 30000 3                            ; @                                  ; ^RESULT"
+    "replay       ; @ '10000 100000' 3                   ; @                                  ; ^(locationctl|gpsdecode)"
+)
+
 mode=cheap
 if [ "${1:-}" = "--long" ]; then mode=long; shift; fi
-all=(geodesic nmea gpsd-latency magnetic geoid regions visits energy geocoding)
-if [ "$#" -gt 0 ]; then names=("$@"); else names=("${all[@]}"); fi
 logs="$here/out/run-all"
 mkdir -p "$logs"
 
-# The arguments (and environment) of each benchmark in each mode.
+trim() { local s="$1"; s="${s#"${s%%[![:space:]]*}"}"; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
+declare -A cheap_of long_of summary_of_name
+listed=()
+for line in "${benchmarks[@]}"; do
+    IFS=';' read -r name cheap long summary <<<"$line"
+    name="$(trim "$name")"
+    listed+=("$name")
+    cheap_of[$name]="$(trim "$cheap")"
+    long_of[$name]="$(trim "$long")"
+    summary_of_name[$name]="$(trim "$summary")"
+done
+if [ "$#" -gt 0 ]; then names=("$@"); else
+    names=("${listed[@]}")
+    for script in "$here"/*/run.sh "$here"/*/*/run.sh; do
+        [ -f "$script" ] || continue
+        name="${script#"$here/"}"
+        name="${name%/run.sh}"
+        [ -n "${cheap_of[$name]+set}" ] || { echo "note: $name is not in run-all.sh's list; running it with its defaults" >&2; names+=("$name"); }
+    done
+fi
+
+# The command of a benchmark in this mode: the list's template with @ replaced by its run.sh.
 command_for() {
-    local name="$1"
-    if [ "$mode" = long ]; then
-        case "$name" in
-            regions) echo "RUNS=3 SIZES='1000 100000 1000000' $here/regions/run.sh 100000" ;;
-            gpsd-latency) echo "$here/gpsd-latency/run.sh 2000 20" ;;
-            *) echo "$here/$name/run.sh" ;;
-        esac
-    else
-        case "$name" in
-            geodesic) echo "$here/geodesic/run.sh 200000 3" ;;
-            nmea) echo "$here/nmea/run.sh 200000 3" ;;
-            gpsd-latency) echo "$here/gpsd-latency/run.sh 600 20" ;;
-            magnetic) echo "$here/magnetic/run.sh 10000 3" ;;
-            geoid) echo "$here/geoid/run.sh 200000 3" ;;
-            regions) echo "RUNS=1 SIZES='1000 100000' $here/regions/run.sh 100000" ;;
-            geocoding) echo "$here/geocoding/run.sh 30000 3" ;;
-            *) echo "$here/$name/run.sh" ;;
-        esac
-    fi
+    local name="$1" template
+    if [ "$mode" = long ]; then template="${long_of[$name]:-}"; else template="${cheap_of[$name]:-}"; fi
+    [ -n "$template" ] || template="@"
+    printf '%s' "${template//@/bash $here/$name/run.sh}"
 }
 
 # The lines of a benchmark's output that make its row of the table.
 summary_of() {
-    local name="$1" log="$2"
-    case "$name" in
-        geodesic) grep -E "ratio Swift/C|max \|diff\|" "$log" ;;
-        nmea | geocoding | regions) grep "^RESULT" "$log" | sed 's/^RESULT [a-z]* *//' ;;
-        gpsd-latency) grep -E "^(feed|our extra)" "$log" ;;
-        magnetic) grep -E "ns/eval|max \|" "$log" | head -6 ;;
-        geoid) grep -E "ns|max \|Swift" "$log" | grep -v "^==" | head -3 ;;
-        visits) grep -E "^\| *(ours|trackintel|locationctl)" "$log" | head -4 ;;
-        energy) grep -E "^\| " "$log" | grep -v -- "---" | grep -v "track |" | head -4 ;;
-        *) tail -3 "$log" ;;
-    esac
+    local name="$1" log="$2" pattern="${summary_of_name[$1]:-}"
+    if [ -n "$pattern" ]; then grep -E "$pattern" "$log" | sed 's/^RESULT [a-z/-]* *//' | head -8; else tail -3 "$log"; fi
 }
 
 cpu="$(grep -m1 "model name" /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
@@ -67,11 +85,16 @@ started="$(date -u '+%Y-%m-%d %H:%M UTC')"
 rows=()
 failed=()
 for name in "${names[@]}"; do
-    [ -x "$here/$name/run.sh" ] || { echo "no benchmark $name" >&2; failed+=("$name"); continue; }
+    if [ ! -f "$here/$name/run.sh" ]; then
+        echo "== $name: no $name/run.sh yet, skipped" >&2
+        rows+=("| \`Benchmarks/$name\` | $mode | skipped | 0 | no run.sh yet |")
+        continue
+    fi
     command="$(command_for "$name")"
     log="$logs/$name.log"
     echo "== $name ($mode): $command" >&2
     start=$SECONDS
+    mkdir -p "$(dirname "$log")"
     if (cd "$here/.." && eval "$command") >"$log" 2>&1; then status=ok; else status=FAILED; failed+=("$name"); fi
     seconds=$((SECONDS - start))
     result="$(summary_of "$name" "$log" | sed 's/|/\\|/g' | tr -s ' ' | paste -sd ';' | sed 's/;/; /g')"

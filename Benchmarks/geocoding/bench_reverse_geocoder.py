@@ -62,12 +62,17 @@ def main():
     p99 = latencies[len(latencies) * 99 // 100] * 1e6
 
     batch = []
+    batch_cpu = []
     for _ in range(reps):
         t = time.perf_counter()
+        c = time.thread_time()
         geo.query(points)
+        batch_cpu.append(time.thread_time() - c)
         batch.append(time.perf_counter() - t)
     batch.sort()
+    batch_cpu.sort()
     median = batch[len(batch) // 2]
+    cpu_median = batch_cpu[len(batch_cpu) // 2]
 
     with open(out_path, "w") as f:
         f.write("lat\tlon\tcountry\tname\n")
@@ -77,6 +82,7 @@ def main():
           f"load_ms_warm_median {warm[len(warm) // 2] * 1000:.1f} rss_growth_mib {(after - before) / 1024:.1f}")
     print(f"{label} points {len(points)} single_p50_us {p50:.2f} single_p99_us {p99:.2f} single_mean_us {mean:.2f}")
     print(f"{label} batch_per_query_us {median / len(points) * 1e6:.3f} "
+          f"batch_cpu_per_query_us {cpu_median / len(points) * 1e6:.3f} "
           f"batch_queries_per_s {len(points) / median:.0f}")
 
 

@@ -55,8 +55,10 @@ for line in open(sys.argv[1]):
 for s in ("land", "all"):
     ours, theirs = v[("swift-" + s, "single_p50_us")], v[("rg-" + s, "single_p50_us")]
     ob, tb = v[("swift-" + s, "batch_per_query_us")], v[("rg-" + s, "batch_per_query_us")]
+    oc, tc = v[("swift-" + s, "batch_cpu_per_query_us")], v[("rg-" + s, "batch_cpu_per_query_us")]
     print(f"RESULT geocoding {s}: single p50 {ours:.2f} us vs {theirs:.2f} us ({theirs / ours:.1f}x); "
-          f"batch {ob:.3f} vs {tb:.3f} us/query ({tb / ob:.2f}x)")
+          f"batch CPU {oc:.3f} vs {tc:.3f} us/query ({tc / oc:.2f}x); batch wall {ob:.3f} vs {tb:.3f} us/query "
+          f"({tb / ob:.2f}x)")
 print("RESULT geocoding load: cold %.1f / warm %.1f ms vs %.1f / %.1f ms" % (
     v[("swift-all", "load_ms_cold")], v[("swift-all", "load_ms_warm_median")],
     v[("rg-all", "load_ms_cold")], v[("rg-all", "load_ms_warm_median")]))

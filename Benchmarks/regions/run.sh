@@ -42,9 +42,10 @@ for n in sorted({int(r["n"]) for r in rows}):
     ours = [r for r in rows if r["who"] == "swift-circleindex" and int(r["n"]) == n and r["set"] == "points"]
     geos = [r for r in rows if r["who"] == "shapely-strtree" and int(r["n"]) == n and r["set"] == "points"]
     med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
-    print(f"RESULT regions n={n}: single median {med(ours, 'median_ns'):.0f} ns, bulk {med(ours, 'bulk_ns_per_point'):.0f} "
-          f"ns/point vs STRtree bulk {med(geos, 'bulk_mean_ns'):.0f} ns/point "
-          f"({med(geos, 'bulk_mean_ns') / med(ours, 'bulk_ns_per_point'):.1f}x); resident growth "
+    print(f"RESULT regions n={n}: single median {med(ours, 'median_ns'):.0f} ns, bulk CPU "
+          f"{med(ours, 'bulk_cpu_ns_per_point'):.0f} ns/point vs STRtree bulk CPU {med(geos, 'bulk_cpu_ns'):.0f} "
+          f"({med(geos, 'bulk_cpu_ns') / med(ours, 'bulk_cpu_ns_per_point'):.1f}x), wall {med(ours, 'bulk_ns_per_point'):.0f} "
+          f"vs {med(geos, 'bulk_mean_ns'):.0f} ({med(geos, 'bulk_mean_ns') / med(ours, 'bulk_ns_per_point'):.1f}x); resident growth "
           f"{med(ours, 'bytes_per_circle_rss'):.0f} B/circle vs {med(geos, 'bytes_per_circle'):.0f}; "
           f"{sum(int(r['checked_all']) for r in ours)} answers checked, "
           f"{sum(int(r['mismatches_all']) for r in ours)} wrong")

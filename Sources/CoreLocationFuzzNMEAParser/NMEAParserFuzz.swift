@@ -1,8 +1,9 @@
 // libFuzzer target for the NMEA sentence parser and the epoch assembler.
 //
-// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see scripts/fuzz-run.sh), this file
-// runs libFuzzer's driver; a plain build gets a normal `main` that replays the files given as
-// arguments (a crash input, a corpus) through the same checks.
+// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see scripts/fuzz.sh), it runs libFuzzer's
+// driver; a plain build replays the files given as arguments (a crash input, a corpus) through the same
+// checks (CoreLocationFuzzSupport).
+import CoreLocationFuzzSupport
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources
@@ -36,36 +37,13 @@ func check(_ event: NMEAEpochEvent) {
     precondition(fix.timestamp.timeIntervalSince1970.isFinite, "timestamp")
 }
 
-#if FUZZING
-    // SwiftPM links executables with `main` aliased to `<Module>_main`, which keeps libFuzzer's own `main`
-    // out of the link; so this entry point hands over to libFuzzer's driver itself.
-    @_silgen_name("LLVMFuzzerRunDriver")
-    func LLVMFuzzerRunDriver(
-        _ argc: UnsafeMutablePointer<Int32>,
-        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    ) -> Int32
-
-    @_cdecl("CoreLocationFuzzNMEAParser_main")
-    func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-        var count = argc
-        var arguments = argv
-        return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-            guard let data else { return 0 }
+// The entry point (CoreLocationFuzzSupport): libFuzzer's driver under -DFUZZING, a replayer of files otherwise.
+@main
+enum FuzzEntry {
+    static func main() {
+        exit(FuzzDriver.main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in
             fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
             return 0
-        }
+        })
     }
-#else
-    @main
-    enum NMEAParserFuzzReplay {
-        static func main() throws {
-            let paths = CommandLine.arguments.dropFirst()
-            for path in paths {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-                bytes.withUnsafeBytes { fuzzOne($0) }
-            }
-            FileHandle.standardError.write(Data("replayed \(paths.count) input(s) without a crash\n".utf8))
-        }
-    }
-#endif
+}

@@ -2,7 +2,8 @@
 // input picks a chunk size; the lines and events must be the same as when the same bytes arrive in
 // one piece (a differential check), and no line may exceed the splitter's bound.
 //
-// `-DFUZZING` builds export LLVMFuzzerTestOneInput; plain builds replay files given as arguments.
+// `-DFUZZING` builds run libFuzzer's driver; plain builds replay files given as arguments (scripts/fuzz.sh).
+import CoreLocationFuzzSupport
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources
@@ -38,36 +39,13 @@ func fuzzOne(_ data: UnsafeRawBufferPointer) {
     precondition(chunked.overlong == whole.overlong, "overlong count depends on chunking")
 }
 
-#if FUZZING
-    // SwiftPM links executables with `main` aliased to `<Module>_main`, which keeps libFuzzer's own `main`
-    // out of the link; so this entry point hands over to libFuzzer's driver itself.
-    @_silgen_name("LLVMFuzzerRunDriver")
-    func LLVMFuzzerRunDriver(
-        _ argc: UnsafeMutablePointer<Int32>,
-        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-    ) -> Int32
-
-    @_cdecl("CoreLocationFuzzNMEAStream_main")
-    func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-        var count = argc
-        var arguments = argv
-        return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-            guard let data else { return 0 }
+// The entry point (CoreLocationFuzzSupport): libFuzzer's driver under -DFUZZING, a replayer of files otherwise.
+@main
+enum FuzzEntry {
+    static func main() {
+        exit(FuzzDriver.main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in
             fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
             return 0
-        }
+        })
     }
-#else
-    @main
-    enum NMEAStreamFuzzReplay {
-        static func main() throws {
-            let paths = CommandLine.arguments.dropFirst()
-            for path in paths {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-                bytes.withUnsafeBytes { fuzzOne($0) }
-            }
-            FileHandle.standardError.write(Data("replayed \(paths.count) input(s) without a crash\n".utf8))
-        }
-    }
-#endif
+}

@@ -83,6 +83,12 @@ struct SourceOptions: ParsableArguments {
         if let simulate {
             do {
                 _ = try SimulationScenario.parse(simulate, streamingFiles: true)
+            } catch let error as SimulationError
+                where (error.underlying as? GPXError)?.code == .unsupportedEncoding
+            {
+                // The file's bytes, not the command line, are the problem: EX_DATAERR (decision 0021).
+                printError("Error: --simulate \(simulate): \(error)")
+                throw ExitCodes.dataError
             } catch {
                 throw ValidationError("--simulate \(simulate): \(error)")
             }

@@ -97,4 +97,22 @@ import Testing
         #expect(run.stderr.contains("line 4"), "\(run)")
         #expect(run.stderr.contains("not well-formed"), "\(run)")
     }
+
+    @Test func anEncodingTheParserDoesNotReadExits65() async throws {
+        // The fuzzer's reproducer, shortened: libxml2 crashed on a UTF-7 declaration (decision 0021).
+        let sandbox = try Sandbox()
+        let path = try sandbox.write(
+            """
+            <?xml version="1.0" encoding="UTF-7"?>
+            <gpx version="1.0"><wpt lat="45.772163216" lon="14.357652292"><name>001</name></wpt></gpx>
+
+            """,
+            to: "utf7.gpx"
+        )
+        let run = try await sandbox.locationctl("track", "--simulate", path, "--speed", "max", "--format", "json")
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.contains("\"UTF-7\" is not supported"), "\(run)")
+        #expect(run.stderr.contains("line 1"), "\(run)")
+    }
 }

@@ -7,7 +7,7 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case malformedXML, notGPX, noPoints, missingCoordinate, invalidNumber, coordinateOutOfRange
-            case invalidTime, timeGoesBackwards
+            case invalidTime, timeGoesBackwards, unsupportedEncoding
         }
 
         private let value: Value
@@ -30,6 +30,11 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A point recorded earlier than the point before it.
         public static let timeGoesBackwards = Code(.timeGoesBackwards)
 
+        /// A character encoding the parser does not read: a GPX file is UTF-8, US-ASCII, ISO-8859-1 or
+        /// UTF-16 (another declared encoding, a UCS-4 or EBCDIC document), or an XML declaration that
+        /// does not parse. Always line 1.
+        public static let unsupportedEncoding = Code(.unsupportedEncoding)
+
         public var description: String {
             switch value {
             case .malformedXML: "malformed XML"
@@ -40,6 +45,7 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
             case .coordinateOutOfRange: "coordinate out of range"
             case .invalidTime: "invalid time"
             case .timeGoesBackwards: "time goes backwards"
+            case .unsupportedEncoding: "unsupported encoding"
             }
         }
 

@@ -14,7 +14,8 @@ import FoundationXML
 /// course means "unknown" to some writers and is read as absent; a course is reduced to [0, 360).
 ///
 /// Errors are `GPXError`s with the line where the problem was seen. External entities are never
-/// resolved.
+/// resolved. The document is UTF-8, US-ASCII, ISO-8859-1 or UTF-16; another encoding is refused before
+/// the XML parser starts (`GPXError.Code.unsupportedEncoding`).
 public struct GPXParser: Sendable {
     public init() {}
 
@@ -56,6 +57,8 @@ public struct GPXParser: Sendable {
     }
 
     private func parse(_ stream: InputStream, _ body: @escaping (RoutePoint) throws -> Void) throws {
+        // First of all: libxml2 must never see an encoding it decodes through iconv (it can crash there).
+        let stream = try GPXEncodingCheck.checked(stream)
         let parser = XMLParser(stream: stream)
         parser.shouldResolveExternalEntities = false
         var previousTime: Date?
@@ -75,6 +78,7 @@ public struct GPXParser: Sendable {
         }
         parser.delegate = reader
         let completed = parser.parse()
+        if let error = stream.encodingError { throw error }
         if let failure { throw failure }
         if let error = reader.error { throw error }
         if let line = reader.xmlErrorLine ?? (completed ? nil : parser.lineNumber) {
