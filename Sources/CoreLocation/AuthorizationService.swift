@@ -100,8 +100,10 @@ package final class AuthorizationService: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
-    /// Re-reads the stored decision (after `locationctl authorize` changed it, say).
-    package func reloadStoredDecision() {
+    /// Re-reads the stored decision (after `locationctl authorize` changed it, say). A session-only
+    /// grant (Allow Once, a default policy) is kept unless `overridingSession`: a decision the person
+    /// made in Settings replaces it, as on iOS.
+    package func reloadStoredDecision(overridingSession: Bool = false) {
         guard broker == nil else { return }
         let stored: AuthorizationDecision?
         do {
@@ -111,6 +113,7 @@ package final class AuthorizationService: Sendable {
             stored = nil
         }
         update { state in
+            if overridingSession { state.isSessionOnly = false }
             guard !state.isSessionOnly else { return }
             if let stored {
                 state.level = stored.level

@@ -24,6 +24,9 @@ package final class DaemonLink: Sendable {
         var servicesEnabled = true
         var latestFix: Fix?
         var authorization: AuthorizationService?
+        /// What this process asked for (`true`: Always), so a restarted daemon, which forgot a
+        /// session-only grant, is asked again instead of the app reading "not determined".
+        var requestedAuthorization: Bool?
         var reconnects = 0
     }
 
@@ -204,7 +207,15 @@ package final class DaemonLink: Sendable {
                 connection.send(.command(client: id, command: .requestLocation(request)))
             }
         }
-        authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+        let requested = state.withLock { $0.requestedAuthorization }
+        if connection.hello.authorization.level == .notDetermined, let always = requested {
+            // The grant was session-only (Allow Once, a default policy) and died with the daemon:
+            // ask again; the answer comes as an authorization event. The app never reads a
+            // "not determined" it did not have.
+            connection.send(.requestAuthorization(always: always))
+        } else {
+            authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+        }
         state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
         logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
     }
@@ -212,7 +223,10 @@ package final class DaemonLink: Sendable {
 
 extension DaemonLink: AuthorizationBroker {
     package func requestAuthorization(always: Bool) {
-        state.withLock { $0.connection }?.send(.requestAuthorization(always: always))
+        state.withLock { state in
+            state.requestedAuthorization = always || state.requestedAuthorization == true
+            return state.connection
+        }?.send(.requestAuthorization(always: always))
     }
 
     package func requestTemporaryFullAccuracy(purposeKey: String, completion: @escaping @Sendable (Int?) -> Void) {

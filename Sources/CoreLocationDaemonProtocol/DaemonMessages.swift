@@ -67,6 +67,11 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case acknowledge(sequence: UInt64)
     /// Answered with `.ok`; for liveness checks.
     case ping
+    /// This connection is its user's prompt agent (`locationctl agent`): authorization prompts of
+    /// the user's apps come to it as `prompt` events. A later agent of the same user replaces it.
+    case registerAgent
+    /// The agent's answer to a `prompt` event; nil: dismissed (the default policy applies).
+    case answerPrompt(id: UInt64, answer: AgentAnswer?)
 }
 
 /// Daemon → client.
@@ -97,6 +102,8 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     case authorization(ClientAuthorization, requestInProgress: Bool)
     /// The location services switch changed.
     case services(enabled: Bool)
+    /// To an agent: ask the person; answer with `answerPrompt` and the same id.
+    case prompt(id: UInt64, question: AgentQuestion)
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {
@@ -162,11 +169,25 @@ public struct DaemonStatus: Codable, Hashable, Sendable {
         public var powered: Bool
         /// Seconds the source has been powered in this daemon's life.
         public var onTime: Double
-        public init(id: String, name: String, powered: Bool, onTime: Double) {
+        /// What the source said last while powered: `off`, `waiting` (powered, nothing heard yet),
+        /// `receiving`, `unavailable` (see `detail`: gpsd not running, device unplugged…), `finished`.
+        /// Optional: added in version 1 without a version change (decision 0010).
+        public var state: String?
+        /// Why the source is unavailable, as it said.
+        public var detail: String?
+        /// Seconds since the daemon started of the source's latest fix.
+        public var lastFix: Double?
+        public init(
+            id: String, name: String, powered: Bool, onTime: Double, state: String? = nil, detail: String? = nil,
+            lastFix: Double? = nil
+        ) {
             self.id = id
             self.name = name
             self.powered = powered
             self.onTime = onTime
+            self.state = state
+            self.detail = detail
+            self.lastFix = lastFix
         }
     }
 

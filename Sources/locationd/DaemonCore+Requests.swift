@@ -40,6 +40,16 @@ extension DaemonCore {
             peer.acknowledge(sequence)
         case .ping:
             reply(.ok)
+        case .registerAgent:
+            agents.register(peer)
+            logger.info("Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
+            reply(.ok)
+        case let .answerPrompt(id, answer):
+            if agents.answer(id, answer, from: peer) {
+                reply(.ok)
+            } else {
+                reply(.failure(DaemonError(.notPermitted, "prompt \(id) is not open for this agent")))
+            }
         }
     }
 
@@ -143,8 +153,10 @@ extension DaemonCore {
         guard let app = state.withLock({ $0.apps[key] }) else { return reply(.ok) }
         // Tell the running app and answer once it has taken the change (or the wait ran out), so
         // no fix reaches it after the command returned.
-        app.authorization.reloadStoredDecision()
-        let sent = authorizationChanged(app)
+        // The service's observer tells every connection of the app once (`authorizationChanged`);
+        // the command waits for the latest sequenced event each connection was sent.
+        app.authorization.reloadStoredDecision(overridingSession: true)
+        let sent = app.peers.withLock { Array($0.values) }.compactMap { peer in peer.lastSequence.map { (peer, $0) } }
         guard !sent.isEmpty else { return reply(.ok) }
         let remaining = Mutex(sent.count)
         let answered = Atomic(false)
@@ -167,8 +179,6 @@ extension DaemonCore {
         let apps = state.withLock { Array($0.apps.values) }
             .filter { seesAll || $0.key.uid == peer.identity.uid }
             .sorted { ($0.key.uid, $0.key.appID) < ($1.key.uid, $1.key.appID) }
-        let now = scheduler.now - startedAt
-        _ = now
         return DaemonStatus(
             pid: ProcessInfo.processInfo.processIdentifier,
             servicesEnabled: servicesEnabled,
@@ -188,7 +198,9 @@ extension DaemonCore {
                     app: app.key.appID, uid: app.key.uid, authorization: effectiveAuthorization(app), clients: clients)
             },
             sources: sources.report().map {
-                DaemonStatus.Source(id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime)
+                DaemonStatus.Source(
+                    id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime,
+                    state: $0.state, detail: $0.detail, lastFix: $0.lastFix.map { $0 - startedAt })
             })
     }
 }

@@ -46,13 +46,15 @@ final class DaemonCore: Sendable {
     let logger: Logger
     let daemonUID: UInt32
     let startedAt: Double
+    let agents: AgentRegistry
     let state = Mutex(State())
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
         configuration: LocationEngine.Configuration, environmentPolicy: DefaultPolicy?, limits: DaemonLimits,
-        daemonUID: UInt32, logger: Logger
+        daemonUID: UInt32, agents: AgentRegistry = AgentRegistry(timeout: 60), logger: Logger
     ) {
+        self.agents = agents
         self.store = store
         self.databasePath = databasePath
         self.sources = sources
@@ -112,10 +114,11 @@ final class DaemonCore: Sendable {
     }
 
     private func makeApp(key: AppKey, identity: AppIdentity) -> App {
-        let service = AuthorizationService.headless(
+        // Prompts go to the user's agent when one is registered; otherwise the headless policy.
+        let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
             sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
-            logger: logger)
+            agent: AgentRegistry.ForUser(registry: agents, uid: key.uid), logger: logger)
         let runtime = LocationRuntime(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
@@ -132,6 +135,7 @@ final class DaemonCore: Sendable {
     /// session-only decisions with it; its regions stay stored).
     func detach(_ peer: Peer) {
         peer.releaseWaiters()
+        agents.detach(peer)
         guard let key = peer.state.withLock({ $0.app }), let app = state.withLock({ $0.apps[key] }) else { return }
         let clients = peer.state.withLock { state in
             defer { state.clients.removeAll() }

@@ -95,6 +95,9 @@ final class Peer: Sendable {
 
     // MARK: Acknowledgements
 
+    /// The latest sequenced event sent on this connection, if any.
+    var lastSequence: UInt64? { state.withLock { $0.nextSequence == 0 ? nil : $0.nextSequence } }
+
     func acknowledge(_ sequence: UInt64) {
         let ready = state.withLock { state -> [@Sendable () -> Void] in
             state.acknowledged = max(state.acknowledged, sequence)
