@@ -1,4 +1,5 @@
 import CoreLocationDaemonProtocol
+import CoreLocationEngine
 import CoreLocationStorage
 import Logging
 

@@ -119,6 +119,16 @@ package final class DaemonLink: Sendable {
             }
             self.receive(message, on: connection)
         }
+        // An app in a terminal may still ask there when its user runs no agent (decision 0018).
+        if TerminalPrompter.isAvailable() { connection.send(.offerPrompts) }
+    }
+
+    /// The daemon asks this app's person, in this app's terminal (its user has no agent).
+    private func answerPrompt(_ id: UInt64, _ question: AgentQuestion, on connection: DaemonConnection?) {
+        Thread.detachNewThread {
+            let answer = TerminalPrompter().ask(AuthorizationQuestion(question))?.agentAnswer
+            connection?.send(.answerPrompt(id: id, answer: answer))
+        }
     }
 
     private func receive(_ message: DaemonMessage, on connection: DaemonConnection?) {
@@ -132,6 +142,8 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .event(_, .prompt(id, question)):
+            answerPrompt(id, question, on: connection)
         case let .error(error):
             logger.warning("locationd reported an error", metadata: ["error": "\(error)"])
         case .hello, .reply:

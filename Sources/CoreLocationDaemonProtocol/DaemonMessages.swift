@@ -70,6 +70,9 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// This connection is its user's prompt agent (`locationctl agent`): authorization prompts of
     /// the user's apps come to it as `prompt` events. A later agent of the same user replaces it.
     case registerAgent
+    /// This connection's app runs in a terminal and may ask its person there (as the in-process
+    /// engine does) when its user has no agent: its own prompts then come to it as `prompt` events.
+    case offerPrompts
     /// The agent's answer to a `prompt` event; nil: dismissed (the default policy applies).
     case answerPrompt(id: UInt64, answer: AgentAnswer?)
 }

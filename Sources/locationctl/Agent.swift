@@ -57,19 +57,26 @@ extension LocationCtl {
             }
         }
 
+        /// One line on standard output at once (a log of what was answered; tests read it live).
+        private static func say(_ line: String) {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+
         /// Answers prompts until the connection closes.
         private func serve(_ connection: DaemonConnection) {
             let closed = DispatchSemaphore(value: 0)
             let asking = DispatchQueue(label: "locationctl.agent")
             let fixed = answer.map { AgentAnswer($0, precise: !approximate) }
             connection.startReading { message in
-                guard let message else { return closed.signal() }
+                guard let message else {
+                    closed.signal()
+                    return
+                }
                 guard case let .event(_, .prompt(id, question)) = message else { return }
                 asking.async {
                     let reply = fixed ?? AgentTerminal.ask(question)
                     connection.send(.answerPrompt(id: id, answer: reply))
-                    print("\(question.appID): \(question.kind.rawValue) → \(reply?.choice.rawValue ?? "dismissed")")
-                    fflush(stdout)
+                    Self.say("\(question.appID): \(question.kind.rawValue) → \(reply?.choice.rawValue ?? "dismissed")")
                 }
             }
             do {
@@ -79,8 +86,7 @@ extension LocationCtl {
                 connection.close()
                 return
             }
-            print("Answering location prompts for uid \(connection.hello.uid) (locationd)")
-            fflush(stdout)
+            Self.say("Answering location prompts for uid \(connection.hello.uid) (locationd)")
             closed.wait()
             connection.close()
         }

@@ -60,9 +60,10 @@ final class AgentRegistry: Sendable {
         for pending in open { pending.answered.signal() }
     }
 
-    /// Asks `uid`'s agent and waits (the caller is the authorization service's prompt thread).
-    func ask(_ question: AgentQuestion, uid: UInt32) -> AgentAnswer? {
-        guard let agent = agent(for: uid) else { return nil }
+    /// Asks `uid`'s agent, else the app's own terminal (`fallback`), and waits (the caller is the
+    /// authorization service's prompt thread).
+    func ask(_ question: AgentQuestion, uid: UInt32, fallback: Peer?) -> AgentAnswer? {
+        guard let agent = agent(for: uid) ?? fallback else { return nil }
         let pending = Pending(agent: agent.id)
         let id = state.withLock { state in
             state.nextPrompt += 1
@@ -75,11 +76,23 @@ final class AgentRegistry: Sendable {
         return pending.answer.withLock { $0 }
     }
 
-    /// One app's view: its user's agent.
-    struct ForUser: AuthorizationAgent {
+    /// One app's view: its user's agent, else a connection of the app that offered its terminal.
+    struct ForApp: AuthorizationAgent {
         let registry: AgentRegistry
-        let uid: UInt32
-        var isAvailable: Bool { registry.agent(for: uid) != nil }
-        func ask(_ question: AgentQuestion) -> AgentAnswer? { registry.ask(question, uid: uid) }
+        let core: DaemonCore
+        let key: DaemonCore.AppKey
+
+        var isAvailable: Bool { registry.agent(for: key.uid) != nil || terminal != nil }
+
+        func ask(_ question: AgentQuestion) -> AgentAnswer? {
+            registry.ask(question, uid: key.uid, fallback: terminal)
+        }
+
+        private var terminal: Peer? {
+            guard let app = core.state.withLock({ $0.apps[key] }) else { return nil }
+            return app.peers.withLock { peers in
+                peers.values.sorted { $0.id < $1.id }.first { $0.state.withLock(\.offersPrompts) && !$0.isClosed }
+            }
+        }
     }
 }

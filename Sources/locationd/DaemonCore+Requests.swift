@@ -44,6 +44,9 @@ extension DaemonCore {
             agents.register(peer)
             logger.info("Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
             reply(.ok)
+        case .offerPrompts:
+            peer.state.withLock { $0.offersPrompts = true }
+            reply(.ok)
         case let .answerPrompt(id, answer):
             if agents.answer(id, answer, from: peer) {
                 reply(.ok)

@@ -118,7 +118,7 @@ final class DaemonCore: Sendable {
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
             sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
-            agent: AgentRegistry.ForUser(registry: agents, uid: key.uid), logger: logger)
+            agent: AgentRegistry.ForApp(registry: agents, core: self, key: key), logger: logger)
         let runtime = LocationRuntime(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)

@@ -73,7 +73,7 @@ struct Locationd: AsyncParsableCommand {
             let arguments = try LocationdConfig.effectiveArguments(
                 commandLine: commandLine, environment: ProcessInfo.processInfo.environment, isRoot: getuid() == 0)
             var command = try parseAsRoot(arguments)
-            if var daemon = command as? Locationd {
+            if let daemon = command as? Locationd {
                 try await daemon.run()
             } else {
                 try command.run()

@@ -83,9 +83,11 @@ enum LocationdConfig {
             if named != nil { throw Failure(path: path, line: nil, message: "no such file") }
             return commandLine
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A FileHandle, not FileManager.contents: that answers nil for /dev/null (an empty file).
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
             throw Failure(path: path, line: nil, message: "cannot be read")
         }
+        try? handle.close()
         return merge(try parse(String(decoding: data, as: UTF8.self), path: path), commandLine: commandLine)
     }
 }

@@ -18,6 +18,8 @@ final class Peer: Sendable {
         var pendingBytes = 0
         var isClosed = false
         var app: DaemonCore.AppKey?
+        /// The app runs in a terminal and asks there when its user has no agent (`offerPrompts`).
+        var offersPrompts = false
     }
 
     let id: UInt64

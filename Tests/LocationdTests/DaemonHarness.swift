@@ -35,17 +35,21 @@ final class DaemonHarness: Sendable {
         environment["CORELOCATION_PROMPT"] = "never"
         environment["CORELOCATION_DATABASE"] = directory + "/app.sqlite"
         environment["CORELOCATION_DAEMON"] = "auto"
+        // No locationd.conf of the person running the tests.
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
         environment.removeValue(forKey: "CORELOCATION_SIMULATE")
         return environment
     }
 
     /// Starts locationd and waits (bounded) until its socket answers.
     @discardableResult
-    func start(_ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true) throws -> Process {
+    func start(
+        _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("locationd")
         process.arguments = ["--socket", socket, "--database", database] + arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -132,9 +136,11 @@ final class RunningApp: Sendable {
     let process: Process
     let lines = Mutex<[String]>([])
 
-    init(_ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:]) throws {
+    init(
+        _ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:], tool: String = "CoreLocationAppProbe"
+    ) throws {
         process = Process()
-        process.executableURL = DaemonHarness.products.appendingPathComponent("CoreLocationAppProbe")
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : DaemonHarness.products.appendingPathComponent(tool)
         process.arguments = arguments
         process.environment = harness.environment.merging(extra) { $1 }
         let pipe = Pipe()
@@ -154,7 +160,17 @@ final class RunningApp: Sendable {
         try process.run()
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { stop() }
+
+    /// SIGTERM and wait (bounded: SIGKILL after 5 s).
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.
     @discardableResult

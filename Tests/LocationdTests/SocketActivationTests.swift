@@ -39,7 +39,7 @@ import Testing
         daemon.executableURL = URL(fileURLWithPath: Self.activator)
         daemon.arguments = [
             "-l", socket, Self.products.appendingPathComponent("locationd").path,
-            "--database", directory + "/d.sqlite", "--simulate", "48.8584,2.2945",
+            "--database", directory + "/d.sqlite", "--simulate", "48.8584,2.2945", "--config", "/dev/null",
         ]
         let log = directory + "/daemon.log"
         #expect(FileManager.default.createFile(atPath: log, contents: nil))
