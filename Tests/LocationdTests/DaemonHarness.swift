@@ -44,11 +44,15 @@ final class DaemonHarness: Sendable {
     /// Starts locationd and waits (bounded) until its socket answers.
     @discardableResult
     func start(
-        _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:]
+        _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
+        hermetic: Bool = true
     ) throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("locationd")
-        process.arguments = ["--socket", socket, "--database", database] + arguments
+        // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
+        // unless the test names one.
+        let config = arguments.contains("--config") || !hermetic ? [] : ["--config", "/dev/null"]
+        process.arguments = ["--socket", socket, "--database", database] + config + arguments
         process.environment = environment.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardError = pipe

@@ -25,16 +25,21 @@ import Testing
         #expect(try locate(harness).contains("location 10.500000 20.250000"))
     }
 
-    @Test func theDefaultFileIsReadAndTheCommandLineWins() throws {
+    @Test func theCommandLineWins() throws {
         let harness = try DaemonHarness()
-        // The per-user default: $XDG_CONFIG_HOME/corelocation/locationd.conf.
+        let config = try write("simulate = \"10.5,20.25\"\n", in: harness)
+        try harness.start(["--config", config, "--simulate", "48.8584,2.2945"])
+        #expect(try locate(harness).contains("location 48.858400 2.294500"))
+    }
+
+    /// A user's locationd reads $XDG_CONFIG_HOME/corelocation/locationd.conf by itself (root's is
+    /// /etc/corelocation/locationd.conf, which a test must not write).
+    @Test(.enabled(if: getuid() != 0)) func theUsersDefaultFileIsRead() throws {
+        let harness = try DaemonHarness()
         let directory = harness.directory + "/config/corelocation"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try Data("simulate = \"10.5,20.25\"\n".utf8).write(to: URL(fileURLWithPath: directory + "/locationd.conf"))
-        try harness.start(["--simulate", "48.8584,2.2945"])
-        #expect(try locate(harness).contains("location 48.858400 2.294500"))
-        harness.kill(signal: SIGTERM)
-        try harness.start([])
+        try Data("simulate = 10.5,20.25\n".utf8).write(to: URL(fileURLWithPath: directory + "/locationd.conf"))
+        try harness.start([], hermetic: false)
         #expect(try locate(harness).contains("location 10.500000 20.250000"))
     }
 
