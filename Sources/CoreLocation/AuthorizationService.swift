@@ -142,7 +142,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
-        if let broker { return broker.requestAuthorization(always: false) }
+        if let broker { return brokerRequest(broker, always: false) }
         ask(.whenInUse(app: identity.displayName, usageDescription: description,
                        preciseByDefault: !identity.prefersReducedAccuracy), wantsAlways: false)
     }
@@ -162,7 +162,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
-        if let broker { return broker.requestAuthorization(always: true) }
+        if let broker { return brokerRequest(broker, always: true) }
         switch snapshot.level {
         case .notDetermined:
             ask(.whenInUse(app: identity.displayName, usageDescription: always,
@@ -172,6 +172,13 @@ package final class AuthorizationService: Sendable {
         default:
             return
         }
+    }
+
+    /// The daemon decides; until its answer (an authorization event, always sent for a request)
+    /// the request reads as in progress, as while a prompt is shown.
+    private func brokerRequest(_ broker: any AuthorizationBroker, always: Bool) {
+        state.withLock { $0.requestInProgress = true }
+        broker.requestAuthorization(always: always)
     }
 
     /// Asks for precise location until the process exits. The error is a `CLError` code's raw value.

@@ -66,6 +66,14 @@ package final class DaemonLink: Sendable {
     /// How many times the link reconnected (for tests and `locationctl status`).
     package var reconnects: Int { state.withLock { $0.reconnects } }
 
+    /// The app's monitored regions as the daemon keeps them; empty when it does not answer.
+    func monitoredRegions() -> [StoredRegion] {
+        guard let connection = state.withLock({ $0.connection }),
+            case let .regions(regions)? = try? connection.request(.monitoredRegions)
+        else { return [] }
+        return regions
+    }
+
     func attach(_ authorization: AuthorizationService) {
         let hello = state.withLock { state in
             state.authorization = authorization

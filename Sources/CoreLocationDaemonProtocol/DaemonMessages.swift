@@ -67,6 +67,10 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case acknowledge(sequence: UInt64)
     /// Answered with `.ok`; for liveness checks.
     case ping
+    /// The app's monitored regions as the daemon keeps them (stored across the app's launches);
+    /// replied with `.regions`. The library loads them so `monitoredRegions` is the app's, not
+    /// only this process's.
+    case monitoredRegions
     /// This connection is its user's prompt agent (`locationctl agent`): authorization prompts of
     /// the user's apps come to it as `prompt` events. A later agent of the same user replaces it.
     case registerAgent
@@ -94,6 +98,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case status(DaemonStatus)
     /// The answer to `requestTemporaryFullAccuracy`: nil, or a `CLError.Code` raw value.
     case accuracy(errorCode: Int?)
+    /// The answer to `monitoredRegions`.
+    case regions([StoredRegion])
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {

@@ -77,7 +77,8 @@ struct SourceOptions: ParsableArguments {
     /// A replay at a finite `--speed` runs the engine's automatic-pause times that much faster, so
     /// a replay at 20× pauses after the recording's minutes of standing still. `monitoring` also
     /// divides the monitoring rules' times by the speed and keeps regions in memory only.
-    func installRuntime(monitoring: Bool = false) throws -> LocationRuntime {
+    /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
+    func installRuntime(monitoring: Bool = false, throughDaemon: Bool = false) throws -> LocationRuntime {
         let scheduler = DispatchScheduler()
         let logger = Logger(label: "locationctl")
         var sources: [any LocationSource] = []
@@ -93,6 +94,13 @@ struct SourceOptions: ParsableArguments {
             sources = try self.sources.map {
                 try SourceFactory.makeSource(applyingSpeed(try SourceSpec.parse($0)), scheduler: scheduler, logger: logger)
             }
+        } else if throughDaemon,
+            let daemon = LocationRuntime.daemonClient(
+                environment: ProcessInfo.processInfo.environment, identity: .locationctl, logger: logger)
+        {
+            // No source named: locationd's, when it answers (CORELOCATION_DAEMON=auto|require).
+            LocationRuntime.installShared(daemon)
+            return daemon
         } else {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
@@ -160,18 +168,6 @@ struct ReplaySpeed: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { value.isInfinite ? "max" : String(format: "%g", value) }
-}
-
-extension AppIdentity {
-    /// locationctl is an app like any other: it asks for authorization under the name `locationctl`.
-    static let locationctl = AppIdentity(
-        id: "locationctl",
-        displayName: "locationctl",
-        info: [
-            "NSLocationWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
-            "NSLocationAlwaysAndWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
-        ]
-    )
 }
 
 /// The accuracy a command asks for.

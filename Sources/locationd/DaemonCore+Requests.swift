@@ -18,7 +18,13 @@ extension DaemonCore {
         case let .command(client, command):
             reply(self.command(command, client: client, peer: peer, app: app))
         case let .requestAuthorization(always):
+            let before = peer.lastSequence
             if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
+            // Every request is answered by an authorization event, even when nothing changed (the
+            // app waits for one); a prompt under way sends its own when it ends.
+            if peer.lastSequence == before, !app.authorization.isRequestInProgress {
+                peer.sendEvent(.authorization(effectiveAuthorization(app), requestInProgress: false), sequenced: true)
+            }
             reply(.ok)
         case let .requestTemporaryFullAccuracy(purposeKey):
             app.authorization.requestTemporaryFullAccuracyCode(purposeKey: purposeKey) { reply(.accuracy(errorCode: $0)) }
@@ -44,6 +50,9 @@ extension DaemonCore {
             agents.register(peer)
             logger.info("Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
             reply(.ok)
+        case .monitoredRegions:
+            // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
+            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group.isEmpty }))
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)

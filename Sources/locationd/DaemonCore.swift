@@ -82,6 +82,13 @@ final class DaemonCore: Sendable {
 
     // MARK: Connections
 
+    /// The locationctl installed with this daemon (same directory): the app `locationctl`, with its
+    /// usage descriptions, as it is in process — not an anonymous executable path.
+    static let siblingLocationctl: String? = {
+        guard let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return (own as NSString).deletingLastPathComponent + "/locationctl"
+    }()
+
     func nextPeerID() -> UInt64 {
         state.withLock { state in
             state.nextPeer += 1
@@ -94,7 +101,9 @@ final class DaemonCore: Sendable {
         let identity = peer.identity
         // A process's environment names its Info.plist only for our own user's processes.
         let plist = identity.uid == daemonUID ? identity.infoPlist : nil
-        var appIdentity = AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
+        var appIdentity = identity.executable == Self.siblingLocationctl
+            ? AppIdentity.locationctl
+            : AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
         let key = AppKey(uid: identity.uid, appID: appIdentity.id)
         appIdentity.id = storedID(key)
         let app = state.withLock { state -> App in
