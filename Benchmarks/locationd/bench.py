@@ -362,7 +362,7 @@ def main():
         told = next((t for t, level in client.authorization[events:] if level == "denied"), None)
         if told is not None:
             propagation.append(((told - started) * 1000, (returned - started) * 1000, (told - returned) * 1000))
-        time.sleep(0.25)  # 2.5 epochs: any fix after the command returned would have come
+        time.sleep(0.2)  # 2 epochs: a fix after the command returned would have come
         after_return += sum(1 for t in client.arrivals.values() if t > returned)
         subprocess.run([args.bin + "/locationctl", "authorize", app, "when-in-use"], env=environment,
                        stdout=subprocess.DEVNULL, check=True)

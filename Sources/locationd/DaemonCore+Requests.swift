@@ -121,6 +121,9 @@ extension DaemonCore {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
+            if let json = try? app.json(for: delivery) {
+                return peer.send(frame: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
+            }
             action = .deliver(client, delivery)
         case let .failure(failure): action = .fail(client, failure)
         case let .region(notice): action = .region(client, notice)

@@ -23,6 +23,16 @@ final class DaemonCore: Sendable {
         var authorization: AuthorizationService { runtime.authorization }
         let peers = Mutex<[UInt64: Peer]>([:])
         let observer = Mutex<UInt64?>(nil)
+        /// The latest delivery and its JSON: the engine hands the same fix to each of the app's
+        /// clients, and it is encoded once.
+        let encodedDelivery = Mutex<(delivery: Delivery, json: [UInt8])?>(nil)
+
+        func json(for delivery: Delivery) throws -> [UInt8] {
+            if let cached = encodedDelivery.withLock({ $0 }), cached.delivery == delivery { return cached.json }
+            let json = try DaemonProtocol.encode(delivery)
+            encodedDelivery.withLock { $0 = (delivery, json) }
+            return json
+        }
 
         init(key: AppKey, runtime: LocationRuntime) {
             self.key = key

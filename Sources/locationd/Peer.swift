@@ -58,6 +58,11 @@ final class Peer: Sendable {
             logger.error("Cannot encode a message", metadata: ["error": "\(error)"])
             return
         }
+        send(frame: bytes)
+    }
+
+    /// Writes a frame already encoded (a delivery shared by many clients).
+    func send(frame bytes: [UInt8]) {
         let overLimit = state.withLock { state -> Bool? in
             if state.isClosed { return nil }
             state.pendingBytes += bytes.count
