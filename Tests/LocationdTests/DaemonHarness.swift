@@ -164,16 +164,18 @@ final class RunningApp: Sendable {
         try process.run()
     }
 
-    deinit { stop() }
+    deinit { if process.isRunning { process.terminate() } }
 
-    /// SIGTERM and wait (bounded: SIGKILL after 5 s).
+    /// SIGTERM and wait (bounded: SIGKILL after 5 s). Polls `isRunning`: `waitUntilExit` spins a
+    /// run loop, which crashed libdispatch here while other tests started processes.
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        let killed = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < killed { Thread.sleep(forTimeInterval: 0.01) }
     }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.
