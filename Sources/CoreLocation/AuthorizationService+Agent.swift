@@ -41,7 +41,8 @@ extension AuthorizationQuestion {
     init(_ question: AgentQuestion) {
         switch question.kind {
         case .whenInUse:
-            self = .whenInUse(app: question.app, usageDescription: question.text, preciseByDefault: question.preciseByDefault)
+            self = .whenInUse(
+                app: question.app, usageDescription: question.text, preciseByDefault: question.preciseByDefault)
         case .upgradeToAlways: self = .upgradeToAlways(app: question.app, usageDescription: question.text)
         case .temporaryFullAccuracy: self = .temporaryFullAccuracy(app: question.app, purpose: question.text)
         }

@@ -37,7 +37,8 @@ public enum DaemonProtocol {
     /// delivery's JSON encoded once (`encode(delivery)`): one fix fanned out to many clients is
     /// encoded once, not once per client. The bytes are those `frame` writes (keys sorted).
     public static func deliveryFrame(client: ClientID, encodedDelivery: [UInt8]) -> [UInt8] {
-        let head = Array(#"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#.utf8)
+        let head = Array(
+            #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#.utf8)
         return FrameDecoder.frame(head + encodedDelivery + Array("}}}}}}".utf8))
     }
 

@@ -9,7 +9,7 @@ extension AgentAnswer.Choice: ExpressibleByArgument {}
 extension LocationCtl {
     struct Agent: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Answer the location prompts of your apps that run without a terminal (locationd's per-user agent).",
+            abstract: "Answer the location prompts of your apps that have no terminal (locationd's per-user agent).",
             discussion: """
                 Apps that use locationd ask for authorization through it. While an agent of yours runs, \
                 their prompts (Allow Once / Allow While Using App / Don't Allow, the upgrade to Always, \
@@ -24,7 +24,11 @@ extension LocationCtl {
                 """
         )
 
-        @Option(help: "Answer every prompt with this instead of asking: allow-once, allow-while-using, dont-allow, change-to-always or keep-while-using.")
+        @Option(
+            help: """
+                Answer every prompt with this instead of asking: allow-once, allow-while-using, dont-allow, \
+                change-to-always or keep-while-using.
+                """)
         var answer: AgentAnswer.Choice?
 
         @Flag(help: "With --answer: Precise off (approximate location).")
@@ -76,7 +80,8 @@ extension LocationCtl {
                 asking.async {
                     let reply = fixed ?? AgentTerminal.ask(question)
                     connection.send(.answerPrompt(id: id, answer: reply))
-                    Self.say("\(question.appID): \(question.kind.rawValue) → \(reply?.choice.rawValue ?? "dismissed")")
+                    let said = reply?.choice.rawValue ?? "dismissed"
+                    Self.say("\(question.appID): \(question.kind.rawValue) → \(said)")
                 }
             }
             do {

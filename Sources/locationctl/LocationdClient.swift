@@ -57,7 +57,8 @@ enum LocationdClient {
         if status.sources.isEmpty { print("  none") }
         for source in status.sources {
             print(
-                "  \(source.id)  \(source.powered ? "powered" : "off")  on for \(String(format: "%.1f", source.onTime)) s"
+                "  \(source.id)  \(source.powered ? "powered" : "off")  "
+                    + "on for \(String(format: "%.1f", source.onTime)) s"
                     + stateText(source))
         }
         print("Apps:")

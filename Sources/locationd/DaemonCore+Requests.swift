@@ -48,7 +48,8 @@ extension DaemonCore {
             reply(.ok)
         case .registerAgent:
             agents.register(peer)
-            logger.info("Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
+            logger.info(
+                "Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
             reply(.ok)
         case .monitoredRegions:
             // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.

@@ -30,7 +30,11 @@ struct Locationd: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The configuration file (default /etc/corelocation/locationd.conf for root, else $XDG_CONFIG_HOME/corelocation/locationd.conf); options given here win over it.")
+    @Option(
+        help: """
+            The configuration file (default /etc/corelocation/locationd.conf for root, else \
+            $XDG_CONFIG_HOME/corelocation/locationd.conf); options given here win over it.
+            """)
     var config: String?
 
     @Option(help: "The socket (default $XDG_RUNTIME_DIR/corelocation/locationd.sock, root: /run/corelocation/locationd.sock).")
@@ -60,7 +64,9 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("max-buffered"), help: "Bytes of unread output a client may accumulate before it is cut off.")
     var maximumBuffered: Int = 1 << 20
 
-    @Option(name: .customLong("prompt-timeout"), help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
+    @Option(
+        name: .customLong("prompt-timeout"),
+        help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
     var promptTimeout: Double = 60
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -153,7 +159,8 @@ struct Locationd: AsyncParsableCommand {
         ListeningSocket.notifyReady(environment: environment, logger: logger)
 
         let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
-        let serviceGroup = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        let serviceGroup = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
         await shutdown.attach(serviceGroup)
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
