@@ -59,6 +59,8 @@ final class DaemonHarness: Sendable {
         process.standardOutput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
+            if data.isEmpty { handle.readabilityHandler = nil }
             self?.log.withLock { $0.append(data) }
         }
         try process.run()
@@ -152,7 +154,10 @@ final class RunningApp: Sendable {
         process.standardError = FileHandle.nullDevice
         let buffer = Mutex("")
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
+            if data.isEmpty { handle.readabilityHandler = nil }
+            let text = String(decoding: data, as: UTF8.self)
             let complete = buffer.withLock { buffer -> [String] in
                 buffer += text
                 var parts = buffer.components(separatedBy: "\n")
@@ -166,16 +171,29 @@ final class RunningApp: Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
-    /// SIGTERM and wait (bounded: SIGKILL after 5 s). Polls `isRunning`: `waitUntilExit` spins a
-    /// run loop, which crashed libdispatch here while other tests started processes.
+    /// SIGTERM and wait (bounded: SIGKILL after 5 s) until the process is gone or a zombie, read
+    /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
+    /// manager thread while other tests' children exited.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let killed = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < killed { Thread.sleep(forTimeInterval: 0.01) }
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        kill(pid, SIGTERM)
+        if !Self.waitGone(pid, timeout: 5) {
+            kill(pid, SIGKILL)
+            _ = Self.waitGone(pid, timeout: 5)
+        }
+    }
+
+    static func waitGone(_ pid: Int32, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return true }
+            if stat[close...].dropFirst(2).first == "Z" { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.
