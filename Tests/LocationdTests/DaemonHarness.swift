@@ -140,6 +140,7 @@ final class DaemonHarness: Sendable {
 /// A running CoreLocationAppProbe whose lines are collected as they come.
 final class RunningApp: Sendable {
     let process: Process
+    let output: FileHandle
     let lines = Mutex<[String]>([])
 
     init(
@@ -152,6 +153,7 @@ final class RunningApp: Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
+        output = pipe.fileHandleForReading
         let buffer = Mutex("")
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
@@ -175,6 +177,8 @@ final class RunningApp: Sendable {
     /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
     /// manager thread while other tests' children exited.
     func stop() {
+        // The reading source goes before the child does, so its end of file never races it.
+        output.readabilityHandler = nil
         let pid = process.processIdentifier
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
