@@ -27,7 +27,8 @@ install -d "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/lib/systemd/system" "$ROOT/usr/
     "$ROOT/etc/corelocation" "$ROOT/usr/share/doc/corelocation"
 install -m 0755 "$BINARIES/locationd" "$BINARIES/locationctl" "$ROOT/usr/bin/"
 install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$ROOT/lib/systemd/system/"
-install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/locationd.service "$ROOT/usr/lib/systemd/user/"
+install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/locationd.service \
+    packaging/systemd/user/corelocation-agent.service "$ROOT/usr/lib/systemd/user/"
 install -m 0644 packaging/locationd.conf "$ROOT/etc/corelocation/locationd.conf"
 install -m 0644 docs/locationd-protocol.md docs/decisions/0010-locationd.md docs/decisions/0011-locationd-threat-model.md \
     "$ROOT/usr/share/doc/corelocation/"

@@ -23,3 +23,16 @@ extension AppIdentity {
         return AppIdentity(id: executable, displayName: executableName)
     }
 }
+
+extension AppIdentity {
+    /// locationctl is an app like any other: it asks for authorization under the name `locationctl`
+    /// (in process, and through locationd, which recognises the locationctl installed beside it).
+    package static let locationctl = AppIdentity(
+        id: "locationctl",
+        displayName: "locationctl",
+        info: [
+            "NSLocationWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
+            "NSLocationAlwaysAndWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
+        ]
+    )
+}

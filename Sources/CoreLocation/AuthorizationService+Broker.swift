@@ -30,7 +30,9 @@ extension AuthorizationService {
             state.accuracy = authorization.accuracy
             state.temporaryFullAccuracy = false
             state.requestInProgress = requestInProgress
-            return before.0 != state.effective || before.1 != requestInProgress
+            // Observers hear a change, or the end of a request (as after an in-process prompt);
+            // not the start of one, nor the same authorization twice.
+            return before.0 != state.effective || (before.1 && !requestInProgress)
         }
         if changed { notifyObservers() }
     }

@@ -100,8 +100,10 @@ package final class AuthorizationService: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
-    /// Re-reads the stored decision (after `locationctl authorize` changed it, say).
-    package func reloadStoredDecision() {
+    /// Re-reads the stored decision (after `locationctl authorize` changed it, say). A session-only
+    /// grant (Allow Once, a default policy) is kept unless `overridingSession`: a decision the person
+    /// made in Settings replaces it, as on iOS.
+    package func reloadStoredDecision(overridingSession: Bool = false) {
         guard broker == nil else { return }
         let stored: AuthorizationDecision?
         do {
@@ -111,6 +113,7 @@ package final class AuthorizationService: Sendable {
             stored = nil
         }
         update { state in
+            if overridingSession { state.isSessionOnly = false }
             guard !state.isSessionOnly else { return }
             if let stored {
                 state.level = stored.level
@@ -139,7 +142,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
-        if let broker { return broker.requestAuthorization(always: false) }
+        if let broker { return brokerRequest(broker, always: false) }
         ask(.whenInUse(app: identity.displayName, usageDescription: description,
                        preciseByDefault: !identity.prefersReducedAccuracy), wantsAlways: false)
     }
@@ -159,7 +162,7 @@ package final class AuthorizationService: Sendable {
             )
             return
         }
-        if let broker { return broker.requestAuthorization(always: true) }
+        if let broker { return brokerRequest(broker, always: true) }
         switch snapshot.level {
         case .notDetermined:
             ask(.whenInUse(app: identity.displayName, usageDescription: always,
@@ -169,6 +172,13 @@ package final class AuthorizationService: Sendable {
         default:
             return
         }
+    }
+
+    /// The daemon decides; until its answer (an authorization event, always sent for a request)
+    /// the request reads as in progress, as while a prompt is shown.
+    private func brokerRequest(_ broker: any AuthorizationBroker, always: Bool) {
+        state.withLock { $0.requestInProgress = true }
+        broker.requestAuthorization(always: always)
     }
 
     /// Asks for precise location until the process exits. The error is a `CLError` code's raw value.

@@ -24,6 +24,9 @@ package final class DaemonLink: Sendable {
         var servicesEnabled = true
         var latestFix: Fix?
         var authorization: AuthorizationService?
+        /// What this process asked for (`true`: Always), so a restarted daemon, which forgot a
+        /// session-only grant, is asked again instead of the app reading "not determined".
+        var requestedAuthorization: Bool?
         var reconnects = 0
     }
 
@@ -62,6 +65,14 @@ package final class DaemonLink: Sendable {
     var latestFix: Fix? { state.withLock { $0.latestFix } }
     /// How many times the link reconnected (for tests and `locationctl status`).
     package var reconnects: Int { state.withLock { $0.reconnects } }
+
+    /// The app's monitored regions as the daemon keeps them; empty when it does not answer.
+    func monitoredRegions() -> [StoredRegion] {
+        guard let connection = state.withLock({ $0.connection }),
+            case let .regions(regions)? = try? connection.request(.monitoredRegions)
+        else { return [] }
+        return regions
+    }
 
     func attach(_ authorization: AuthorizationService) {
         let hello = state.withLock { state in
@@ -116,6 +127,16 @@ package final class DaemonLink: Sendable {
             }
             self.receive(message, on: connection)
         }
+        // An app in a terminal may still ask there when its user runs no agent (decision 0018).
+        if TerminalPrompter.isAvailable() { connection.send(.offerPrompts) }
+    }
+
+    /// The daemon asks this app's person, in this app's terminal (its user has no agent).
+    private func answerPrompt(_ id: UInt64, _ question: AgentQuestion, on connection: DaemonConnection?) {
+        Thread.detachNewThread {
+            let answer = TerminalPrompter().ask(AuthorizationQuestion(question))?.agentAnswer
+            connection?.send(.answerPrompt(id: id, answer: answer))
+        }
     }
 
     private func receive(_ message: DaemonMessage, on connection: DaemonConnection?) {
@@ -129,6 +150,8 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .event(_, .prompt(id, question)):
+            answerPrompt(id, question, on: connection)
         case let .error(error):
             logger.warning("locationd reported an error", metadata: ["error": "\(error)"])
         case .hello, .reply:
@@ -204,7 +227,15 @@ package final class DaemonLink: Sendable {
                 connection.send(.command(client: id, command: .requestLocation(request)))
             }
         }
-        authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+        let requested = state.withLock { $0.requestedAuthorization }
+        if connection.hello.authorization.level == .notDetermined, let always = requested {
+            // The grant was session-only (Allow Once, a default policy) and died with the daemon:
+            // ask again; the answer comes as an authorization event. The app never reads a
+            // "not determined" it did not have.
+            connection.send(.requestAuthorization(always: always))
+        } else {
+            authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+        }
         state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
         logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
     }
@@ -212,7 +243,10 @@ package final class DaemonLink: Sendable {
 
 extension DaemonLink: AuthorizationBroker {
     package func requestAuthorization(always: Bool) {
-        state.withLock { $0.connection }?.send(.requestAuthorization(always: always))
+        state.withLock { state in
+            state.requestedAuthorization = always || state.requestedAuthorization == true
+            return state.connection
+        }?.send(.requestAuthorization(always: always))
     }
 
     package func requestTemporaryFullAccuracy(purposeKey: String, completion: @escaping @Sendable (Int?) -> Void) {

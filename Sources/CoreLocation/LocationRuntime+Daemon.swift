@@ -33,7 +33,9 @@ extension LocationRuntime {
     /// A runtime whose engine is locationd's, or nil to run the engine in process. A simulation
     /// asked for in the environment (`CORELOCATION_SIMULATE`) keeps the engine in process under
     /// `auto`: the app asked for its own source.
-    static func daemonClient(environment: [String: String], logger: Logger) -> LocationRuntime? {
+    package static func daemonClient(
+        environment: [String: String], identity: AppIdentity? = nil, logger: Logger
+    ) -> LocationRuntime? {
         let mode = environment["CORELOCATION_DAEMON"].flatMap(DaemonMode.init(rawValue:)) ?? .auto
         if mode == .off { return nil }
         if mode == .auto, let simulate = environment["CORELOCATION_SIMULATE"], !simulate.isEmpty { return nil }
@@ -50,13 +52,15 @@ extension LocationRuntime {
             logger.notice("locationd does not answer yet; waiting for it", metadata: ["socket": "\(path)", "error": "\(error)"])
             link = DaemonLink.waiting(path: path, label: label, logger: logger)
         }
-        return daemonClient(link: link, environment: environment, logger: logger)
+        return daemonClient(link: link, environment: environment, identity: identity, logger: logger)
     }
 
     /// A runtime over `link`: no sources, no storage; authorization decided by the daemon.
-    package static func daemonClient(link: DaemonLink, environment: [String: String], logger: Logger) -> LocationRuntime {
+    package static func daemonClient(
+        link: DaemonLink, environment: [String: String], identity: AppIdentity? = nil, logger: Logger
+    ) -> LocationRuntime {
         let authorization = AuthorizationService(
-            identity: .current(environment: environment), store: nil, prompter: nil, environmentPolicy: nil,
+            identity: identity ?? .current(environment: environment), store: nil, prompter: nil, environmentPolicy: nil,
             sourcesAreSimulated: false, logger: logger, broker: link
         )
         link.attach(authorization)
@@ -64,10 +68,15 @@ extension LocationRuntime {
         if let limit = environment["CORELOCATION_REGION_LIMIT"].flatMap(Int.init), limit > 0 {
             configuration.regionLimit = limit
         }
-        return LocationRuntime(
+        let runtime = LocationRuntime(
             sources: [], scheduler: DispatchScheduler(), authorization: authorization, configuration: configuration,
             regionStore: nil, logger: logger, link: link
         )
+        // The app's regions from earlier launches live in the daemon: mirror them, so that
+        // `monitoredRegions` lists them as in process (where they come from the app's database).
+        let regions = link.monitoredRegions()
+        if !regions.isEmpty { runtime.input(.restoreRegions(regions)) }
+        return runtime
     }
 
     /// `locationServicesEnabled()` as the daemon says, when this process is its client.

@@ -3,10 +3,11 @@
 // monitoring, printing one line per delegate call with the monotonic time (seconds since boot, the
 // same clock in every process) so tests can order its events against other processes'.
 //
-//   CoreLocationAppProbe updates|request|region LAT LON RADIUS ID  [--seconds N]
+//   CoreLocationAppProbe updates|request|regions|region LAT LON RADIUS ID  [--seconds N]
 //
 // Lines: `authorization T STATUS`, `location T LAT LON`, `error T CODE`, `enter T ID`, `exit T ID`,
-// `state T ID STATE`, `services T ENABLED`. Exits after N seconds (default 30) with status 0.
+// `state T ID STATE`, `services T ENABLED`, `monitored T ID` (regions: monitoredRegions at start).
+// Exits after N seconds (default 30) with status 0.
 
 import CoreLocation
 import Foundation
@@ -35,6 +36,10 @@ final class Probe: NSObject, CLLocationManagerDelegate {
         switch mode.first {
         case "updates": manager.startUpdatingLocation()
         case "request": manager.requestLocation()
+        case "regions":
+            for region in manager.monitoredRegions.sorted(by: { $0.identifier < $1.identifier }) {
+                emit("monitored \(now()) \(region.identifier)")
+            }
         case "region":
             let values = mode.dropFirst().prefix(3).compactMap(Double.init)
             if values.count == 3, mode.count >= 5 {

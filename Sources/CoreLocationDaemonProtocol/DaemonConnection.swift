@@ -108,7 +108,9 @@ public final class DaemonConnection: Sendable {
                     let frame: [UInt8]?
                     do { frame = try decoder.next() } catch { break reading }
                     guard let frame else { break }
-                    guard let message = try? DaemonProtocol.decode(DaemonMessage.self, from: frame) else { break reading }
+                    // A message this client does not know (an addition of a newer daemon within
+                    // version 1) is skipped, not fatal: the framing stays in step.
+                    guard let message = try? DaemonProtocol.decode(DaemonMessage.self, from: frame) else { continue }
                     if case let .reply(id, body) = message {
                         let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
                         waiter?(body)

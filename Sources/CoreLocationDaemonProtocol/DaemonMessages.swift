@@ -67,6 +67,18 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case acknowledge(sequence: UInt64)
     /// Answered with `.ok`; for liveness checks.
     case ping
+    /// The app's monitored regions as the daemon keeps them (stored across the app's launches);
+    /// replied with `.regions`. The library loads them so `monitoredRegions` is the app's, not
+    /// only this process's.
+    case monitoredRegions
+    /// This connection is its user's prompt agent (`locationctl agent`): authorization prompts of
+    /// the user's apps come to it as `prompt` events. A later agent of the same user replaces it.
+    case registerAgent
+    /// This connection's app runs in a terminal and may ask its person there (as the in-process
+    /// engine does) when its user has no agent: its own prompts then come to it as `prompt` events.
+    case offerPrompts
+    /// The agent's answer to a `prompt` event; nil: dismissed (the default policy applies).
+    case answerPrompt(id: UInt64, answer: AgentAnswer?)
 }
 
 /// Daemon → client.
@@ -86,6 +98,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case status(DaemonStatus)
     /// The answer to `requestTemporaryFullAccuracy`: nil, or a `CLError.Code` raw value.
     case accuracy(errorCode: Int?)
+    /// The answer to `monitoredRegions`.
+    case regions([StoredRegion])
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {
@@ -97,6 +111,8 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     case authorization(ClientAuthorization, requestInProgress: Bool)
     /// The location services switch changed.
     case services(enabled: Bool)
+    /// To an agent: ask the person; answer with `answerPrompt` and the same id.
+    case prompt(id: UInt64, question: AgentQuestion)
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {
@@ -162,11 +178,25 @@ public struct DaemonStatus: Codable, Hashable, Sendable {
         public var powered: Bool
         /// Seconds the source has been powered in this daemon's life.
         public var onTime: Double
-        public init(id: String, name: String, powered: Bool, onTime: Double) {
+        /// What the source said last while powered: `off`, `waiting` (powered, nothing heard yet),
+        /// `receiving`, `unavailable` (see `detail`: gpsd not running, device unplugged…), `finished`.
+        /// Optional: added in version 1 without a version change (decision 0010).
+        public var state: String?
+        /// Why the source is unavailable, as it said.
+        public var detail: String?
+        /// Seconds since the daemon started of the source's latest fix.
+        public var lastFix: Double?
+        public init(
+            id: String, name: String, powered: Bool, onTime: Double, state: String? = nil, detail: String? = nil,
+            lastFix: Double? = nil
+        ) {
             self.id = id
             self.name = name
             self.powered = powered
             self.onTime = onTime
+            self.state = state
+            self.detail = detail
+            self.lastFix = lastFix
         }
     }
 

@@ -1,3 +1,4 @@
+import CoreLocationEngine
 import Foundation
 
 /// Constants and JSON coding of the locationd protocol (docs/locationd-protocol.md).
@@ -30,6 +31,15 @@ public enum DaemonProtocol {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try decoder.decode(type, from: Data(bytes))
+    }
+
+    /// The frame of `.event(sequence: nil, body: .action(.deliver(client, delivery)))` from the
+    /// delivery's JSON encoded once (`encode(delivery)`): one fix fanned out to many clients is
+    /// encoded once, not once per client. The bytes are those `frame` writes (keys sorted).
+    public static func deliveryFrame(client: ClientID, encodedDelivery: [UInt8]) -> [UInt8] {
+        let head = Array(
+            #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#.utf8)
+        return FrameDecoder.frame(head + encodedDelivery + Array("}}}}}}".utf8))
     }
 
     /// A framed message ready to write.

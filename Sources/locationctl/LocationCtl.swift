@@ -18,8 +18,8 @@ struct LocationCtl: AsyncParsableCommand {
             or the default policy applies. `locationctl authorize` plays the Settings app.
             """,
         subcommands: [
-            Locate.self, Track.self, Monitor.self, Authorize.self, Status.self, Services.self, Sources.self, Magnetic.self,
-            Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
+            Locate.self, Track.self, Monitor.self, Authorize.self, Agent.self, Status.self, Services.self, Sources.self,
+            Magnetic.self, Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
         ]
     )
 

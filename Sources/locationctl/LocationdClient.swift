@@ -6,11 +6,13 @@ import Foundation
 
 /// locationctl's way to locationd: the daemon when it answers (unless `CORELOCATION_DAEMON=off`).
 enum LocationdClient {
-    static func connect(environment: [String: String] = ProcessInfo.processInfo.environment) -> DaemonConnection? {
+    static func connect(
+        environment: [String: String] = ProcessInfo.processInfo.environment, startReading: Bool = true
+    ) -> DaemonConnection? {
         if environment["CORELOCATION_DAEMON"] == "off" { return nil }
         let path = LocationRuntime.daemonSocketPath(environment: environment)
         guard let connection = try? DaemonConnection.connect(path: path, label: "locationctl", timeout: 2) else { return nil }
-        connection.startReading { _ in }
+        if startReading { connection.startReading { _ in } }
         return connection
     }
 
@@ -31,8 +33,16 @@ enum LocationdClient {
         }
         if status.sources.isEmpty { print("locationd has no source.") }
         for source in status.sources {
-            print("\(source.id)  \(source.name)  \(source.powered ? "powered" : "off")  on for \(String(format: "%.1f", source.onTime)) s")
+            print(
+                "\(source.id)  \(source.name)  \(source.powered ? "powered" : "off")  "
+                    + "on for \(String(format: "%.1f", source.onTime)) s\(stateText(source))")
         }
+    }
+
+    /// `  receiving`, `  unavailable: gpsd: connection refused…`: appended to a source's line.
+    static func stateText(_ source: DaemonStatus.Source) -> String {
+        guard let state = source.state, source.powered else { return "" }
+        return "  \(state)" + (source.detail.map { ": \($0)" } ?? "")
     }
 
     static func printStatus(_ status: DaemonStatus, json: Bool) throws {
@@ -46,7 +56,10 @@ enum LocationdClient {
         print("Sources:")
         if status.sources.isEmpty { print("  none") }
         for source in status.sources {
-            print("  \(source.id)  \(source.powered ? "powered" : "off")  on for \(String(format: "%.1f", source.onTime)) s")
+            print(
+                "  \(source.id)  \(source.powered ? "powered" : "off")  "
+                    + "on for \(String(format: "%.1f", source.onTime)) s"
+                    + stateText(source))
         }
         print("Apps:")
         if status.apps.isEmpty { print("  none connected") }

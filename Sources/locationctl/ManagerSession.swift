@@ -13,8 +13,8 @@ struct ManagerSession {
     /// Installs the runtime the options describe; without any source, exits 69 at once
     /// (authorization could not help).
     init(source: SourceOptions, accuracy: AccuracyChoice) throws {
-        runtime = try source.installRuntime()
-        if runtime.sources.isEmpty {
+        runtime = try source.installRuntime(throughDaemon: true)
+        if runtime.sources.isEmpty, runtime.link == nil {
             try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
         }
         manager = CLLocationManager()

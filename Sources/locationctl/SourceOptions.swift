@@ -103,7 +103,8 @@ struct SourceOptions: ParsableArguments {
     /// consumed), so every speed gives the same events, stamped with the recording's times.
     /// `monitoring` keeps regions in memory only and, in a replay, the receiver on throughout (a
     /// recording has every fix; quiet monitoring would only drop some).
-    func installRuntime(monitoring: Bool = false) throws -> LocationRuntime {
+    /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
+    func installRuntime(monitoring: Bool = false, throughDaemon: Bool = false) throws -> LocationRuntime {
         let logger = Logger(label: "locationctl")
         let scenario = try simulate.map { try SimulationScenario.parse($0, streamingFiles: true) }
         let timeline = try replayTimeline(scenario)
@@ -123,6 +124,13 @@ struct SourceOptions: ParsableArguments {
                 if timeline != nil, case .nmea(.file(let path, _)) = spec { spec = .nmea(.file(path: path, pace: .realTime)) }
                 return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
             }
+        } else if throughDaemon,
+            let daemon = LocationRuntime.daemonClient(
+                environment: ProcessInfo.processInfo.environment, identity: .locationctl, logger: logger)
+        {
+            // No source named: locationd's, when it answers (CORELOCATION_DAEMON=auto|require).
+            LocationRuntime.installShared(daemon)
+            return daemon
         } else {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
@@ -230,18 +238,6 @@ struct ReplayRate: ExpressibleByArgument {
             return nil
         }
     }
-}
-
-extension AppIdentity {
-    /// locationctl is an app like any other: it asks for authorization under the name `locationctl`.
-    static let locationctl = AppIdentity(
-        id: "locationctl",
-        displayName: "locationctl",
-        info: [
-            "NSLocationWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
-            "NSLocationAlwaysAndWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
-        ]
-    )
 }
 
 /// The accuracy a command asks for.

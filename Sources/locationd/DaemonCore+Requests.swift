@@ -18,7 +18,13 @@ extension DaemonCore {
         case let .command(client, command):
             reply(self.command(command, client: client, peer: peer, app: app))
         case let .requestAuthorization(always):
+            let before = peer.lastSequence
             if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
+            // Every request is answered by an authorization event, even when nothing changed (the
+            // app waits for one); a prompt under way sends its own when it ends.
+            if peer.lastSequence == before, !app.authorization.isRequestInProgress {
+                peer.sendEvent(.authorization(effectiveAuthorization(app), requestInProgress: false), sequenced: true)
+            }
             reply(.ok)
         case let .requestTemporaryFullAccuracy(purposeKey):
             app.authorization.requestTemporaryFullAccuracyCode(purposeKey: purposeKey) { reply(.accuracy(errorCode: $0)) }
@@ -40,6 +46,23 @@ extension DaemonCore {
             peer.acknowledge(sequence)
         case .ping:
             reply(.ok)
+        case .registerAgent:
+            agents.register(peer)
+            logger.info(
+                "Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
+            reply(.ok)
+        case .monitoredRegions:
+            // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
+            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group.isEmpty }))
+        case .offerPrompts:
+            peer.state.withLock { $0.offersPrompts = true }
+            reply(.ok)
+        case let .answerPrompt(id, answer):
+            if agents.answer(id, answer, from: peer) {
+                reply(.ok)
+            } else {
+                reply(.failure(DaemonError(.notPermitted, "prompt \(id) is not open for this agent")))
+            }
         }
     }
 
@@ -99,6 +122,9 @@ extension DaemonCore {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
+            if let json = try? app.json(for: delivery) {
+                return peer.send(frame: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
+            }
             action = .deliver(client, delivery)
         case let .failure(failure): action = .fail(client, failure)
         case let .region(notice): action = .region(client, notice)
@@ -143,8 +169,10 @@ extension DaemonCore {
         guard let app = state.withLock({ $0.apps[key] }) else { return reply(.ok) }
         // Tell the running app and answer once it has taken the change (or the wait ran out), so
         // no fix reaches it after the command returned.
-        app.authorization.reloadStoredDecision()
-        let sent = authorizationChanged(app)
+        // The service's observer tells every connection of the app once (`authorizationChanged`);
+        // the command waits for the latest sequenced event each connection was sent.
+        app.authorization.reloadStoredDecision(overridingSession: true)
+        let sent = app.peers.withLock { Array($0.values) }.compactMap { peer in peer.lastSequence.map { (peer, $0) } }
         guard !sent.isEmpty else { return reply(.ok) }
         let remaining = Mutex(sent.count)
         let answered = Atomic(false)
@@ -167,8 +195,6 @@ extension DaemonCore {
         let apps = state.withLock { Array($0.apps.values) }
             .filter { seesAll || $0.key.uid == peer.identity.uid }
             .sorted { ($0.key.uid, $0.key.appID) < ($1.key.uid, $1.key.appID) }
-        let now = scheduler.now - startedAt
-        _ = now
         return DaemonStatus(
             pid: ProcessInfo.processInfo.processIdentifier,
             servicesEnabled: servicesEnabled,
@@ -188,7 +214,9 @@ extension DaemonCore {
                     app: app.key.appID, uid: app.key.uid, authorization: effectiveAuthorization(app), clients: clients)
             },
             sources: sources.report().map {
-                DaemonStatus.Source(id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime)
+                DaemonStatus.Source(
+                    id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime,
+                    state: $0.state, detail: $0.detail, lastFix: $0.lastFix.map { $0 - startedAt })
             })
     }
 }

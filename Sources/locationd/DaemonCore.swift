@@ -23,6 +23,16 @@ final class DaemonCore: Sendable {
         var authorization: AuthorizationService { runtime.authorization }
         let peers = Mutex<[UInt64: Peer]>([:])
         let observer = Mutex<UInt64?>(nil)
+        /// The latest delivery and its JSON: the engine hands the same fix to each of the app's
+        /// clients, and it is encoded once.
+        let encodedDelivery = Mutex<(delivery: Delivery, json: [UInt8])?>(nil)
+
+        func json(for delivery: Delivery) throws -> [UInt8] {
+            if let cached = encodedDelivery.withLock({ $0 }), cached.delivery == delivery { return cached.json }
+            let json = try DaemonProtocol.encode(delivery)
+            encodedDelivery.withLock { $0 = (delivery, json) }
+            return json
+        }
 
         init(key: AppKey, runtime: LocationRuntime) {
             self.key = key
@@ -46,13 +56,15 @@ final class DaemonCore: Sendable {
     let logger: Logger
     let daemonUID: UInt32
     let startedAt: Double
+    let agents: AgentRegistry
     let state = Mutex(State())
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
         configuration: LocationEngine.Configuration, environmentPolicy: DefaultPolicy?, limits: DaemonLimits,
-        daemonUID: UInt32, logger: Logger
+        daemonUID: UInt32, agents: AgentRegistry = AgentRegistry(timeout: 60), logger: Logger
     ) {
+        self.agents = agents
         self.store = store
         self.databasePath = databasePath
         self.sources = sources
@@ -80,6 +92,13 @@ final class DaemonCore: Sendable {
 
     // MARK: Connections
 
+    /// The locationctl installed with this daemon (same directory): the app `locationctl`, with its
+    /// usage descriptions, as it is in process — not an anonymous executable path.
+    static let siblingLocationctl: String? = {
+        guard let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return (own as NSString).deletingLastPathComponent + "/locationctl"
+    }()
+
     func nextPeerID() -> UInt64 {
         state.withLock { state in
             state.nextPeer += 1
@@ -92,7 +111,9 @@ final class DaemonCore: Sendable {
         let identity = peer.identity
         // A process's environment names its Info.plist only for our own user's processes.
         let plist = identity.uid == daemonUID ? identity.infoPlist : nil
-        var appIdentity = AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
+        var appIdentity = identity.executable == Self.siblingLocationctl
+            ? AppIdentity.locationctl
+            : AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
         let key = AppKey(uid: identity.uid, appID: appIdentity.id)
         appIdentity.id = storedID(key)
         let app = state.withLock { state -> App in
@@ -112,10 +133,11 @@ final class DaemonCore: Sendable {
     }
 
     private func makeApp(key: AppKey, identity: AppIdentity) -> App {
-        let service = AuthorizationService.headless(
+        // Prompts go to the user's agent when one is registered; otherwise the headless policy.
+        let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
             sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
-            logger: logger)
+            agent: AgentRegistry.ForApp(registry: agents, core: self, key: key), logger: logger)
         let runtime = LocationRuntime(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
@@ -132,6 +154,7 @@ final class DaemonCore: Sendable {
     /// session-only decisions with it; its regions stay stored).
     func detach(_ peer: Peer) {
         peer.releaseWaiters()
+        agents.detach(peer)
         guard let key = peer.state.withLock({ $0.app }), let app = state.withLock({ $0.apps[key] }) else { return }
         let clients = peer.state.withLock { state in
             defer { state.clients.removeAll() }

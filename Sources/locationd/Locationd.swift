@@ -9,6 +9,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import UnixSignals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +29,13 @@ struct Locationd: AsyncParsableCommand {
               locationd --socket /tmp/l.sock --database /tmp/l.sqlite --simulate 48.8584,2.2945
             """
     )
+
+    @Option(
+        help: """
+            The configuration file (default /etc/corelocation/locationd.conf for root, else \
+            $XDG_CONFIG_HOME/corelocation/locationd.conf); options given here win over it.
+            """)
+    var config: String?
 
     @Option(help: "The socket (default $XDG_RUNTIME_DIR/corelocation/locationd.sock, root: /run/corelocation/locationd.sock).")
     var socket: String?
@@ -56,10 +64,44 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("max-buffered"), help: "Bytes of unread output a client may accumulate before it is cut off.")
     var maximumBuffered: Int = 1 << 20
 
+    @Option(
+        name: .customLong("prompt-timeout"),
+        help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
+    var promptTimeout: Double = 60
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    /// Parses the configuration file under the command line (LocationdConfig), then runs.
+    static func main() async {
+        let commandLine = Array(CommandLine.arguments.dropFirst())
+        do {
+            let arguments = try LocationdConfig.effectiveArguments(
+                commandLine: commandLine, environment: ProcessInfo.processInfo.environment, isRoot: getuid() == 0)
+            var command = try parseAsRoot(arguments)
+            if let daemon = command as? Locationd {
+                try await daemon.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as LocationdConfig.Failure {
+            FileHandle.standardError.write(Data("locationd: \(failure)\n".utf8))
+            exit(withError: ExitCode(78))
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     func run() async throws {
+        // SIGTERM/SIGINT are trapped before anything else: one that arrives while the daemon is
+        // still starting (socket activation hands over a connection at once) shuts it down cleanly
+        // once it is up, instead of killing it by the default action.
+        let shutdown = ShutdownRequest()
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let watcher = Task {
+            for await _ in signals { await shutdown.request() }
+        }
+        defer { watcher.cancel() }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -90,7 +132,7 @@ struct Locationd: AsyncParsableCommand {
             sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
             configuration: engineConfiguration,
             environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
-            limits: limits, daemonUID: getuid(), logger: logger)
+            limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), logger: logger)
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let socketPath = socket ?? DaemonProtocol.defaultSocketPath(environment: environment, isRoot: isRoot)
@@ -118,7 +160,8 @@ struct Locationd: AsyncParsableCommand {
 
         let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
         let serviceGroup = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        await shutdown.attach(serviceGroup)
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
         logger.info("Stopped")
@@ -143,14 +186,28 @@ struct Locationd: AsyncParsableCommand {
     }
 
     func makeSources(scheduler: any Scheduler, logger: Logger, environment: [String: String]) throws -> [any LocationSource] {
-        if let simulate {
+        if let simulate = simulate ?? environment["CORELOCATION_SIMULATE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             let scenario = try SimulationScenario.parse(simulate)
             return [try SimulatedLocationSource(scenario: scenario, speed: simulateSpeed, noise: nil, scheduler: scheduler)]
         }
-        if !sources.isEmpty {
-            return try sources.map { try SourceFactory.makeSource(try SourceSpec.parse($0), scheduler: scheduler, logger: logger) }
+        let selection = try SourceSelection.resolve(
+            commandLine: try sources.map(SourceSpec.parse), environment: environment, probe: { _ in true })
+        return try selection.specs.map { try Self.makeSource($0, scheduler: scheduler, logger: logger) }
+    }
+
+    /// A daemon's source: receivers that are not there yet are not an error (unlike for a command
+    /// line tool): gpsd not started, a serial receiver not plugged in, a TCP feed down are
+    /// retried by the source while apps want it, and `locationctl sources` says why it waits.
+    /// Without any configuration, gpsd on localhost is always the source, answering or not.
+    static func makeSource(_ spec: SourceSpec, scheduler: any Scheduler, logger: Logger) throws -> any LocationSource {
+        switch spec {
+        case .nmea(.serial), .nmea(.tcp):
+            guard case let .nmea(input) = spec else { break }
+            return NMEAStreamSource(input: input, scheduler: scheduler, logger: logger)
+        default:
+            break
         }
-        return LocationRuntime.environmentSources(environment: environment, scheduler: scheduler, logger: logger)
+        return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
     }
 
     /// Opens the database as `LocationDatabase` does (a corrupt file is moved aside, never lost
@@ -192,5 +249,21 @@ struct ServerService: Service {
         logger.info("Shutting down")
         try? await channel.close()
         if let socketPath { unlink(socketPath) }
+    }
+}
+
+/// A shutdown asked for by a signal, possibly before the service group exists.
+actor ShutdownRequest {
+    private var group: ServiceGroup?
+    private var requested = false
+
+    func request() async {
+        requested = true
+        await group?.triggerGracefulShutdown()
+    }
+
+    func attach(_ group: ServiceGroup) async {
+        self.group = group
+        if requested { await group.triggerGracefulShutdown() }
     }
 }

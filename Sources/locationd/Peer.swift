@@ -18,6 +18,8 @@ final class Peer: Sendable {
         var pendingBytes = 0
         var isClosed = false
         var app: DaemonCore.AppKey?
+        /// The app runs in a terminal and asks there when its user has no agent (`offerPrompts`).
+        var offersPrompts = false
     }
 
     let id: UInt64
@@ -56,6 +58,11 @@ final class Peer: Sendable {
             logger.error("Cannot encode a message", metadata: ["error": "\(error)"])
             return
         }
+        send(frame: bytes)
+    }
+
+    /// Writes a frame already encoded (a delivery shared by many clients).
+    func send(frame bytes: [UInt8]) {
         let overLimit = state.withLock { state -> Bool? in
             if state.isClosed { return nil }
             state.pendingBytes += bytes.count
@@ -94,6 +101,9 @@ final class Peer: Sendable {
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
     // MARK: Acknowledgements
+
+    /// The latest sequenced event sent on this connection, if any.
+    var lastSequence: UInt64? { state.withLock { $0.nextSequence == 0 ? nil : $0.nextSequence } }
 
     func acknowledge(_ sequence: UInt64) {
         let ready = state.withLock { state -> [@Sendable () -> Void] in

@@ -10,6 +10,19 @@ final class SharedSources: Sendable {
         var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:]
         var poweredSince: Double?
         var onTime: Double = 0
+        /// The latest event while powered (nil: nothing heard since it was powered).
+        var latest: SourceEvent?
+        var lastFixAt: Double?
+    }
+
+    /// One source as `locationctl sources` shows it.
+    struct Report {
+        var descriptor: SourceDescriptor
+        var powered: Bool
+        var onTime: Double
+        var state: String
+        var detail: String?
+        var lastFix: Double?
     }
 
     let sources: [any LocationSource]
@@ -30,14 +43,30 @@ final class SharedSources: Sendable {
         sources.map { SourceProxy(source: $0, shared: self) }
     }
 
-    /// Which sources are open and for how long they have been, in seconds.
-    func report() -> [(descriptor: SourceDescriptor, powered: Bool, onTime: Double)] {
+    /// Which sources are open, for how long they have been (seconds), and what each said last: a
+    /// source that is not there yet (gpsd not started, receiver unplugged) reads `unavailable`
+    /// with its reason and is retried by the source itself while powered.
+    func report() -> [Report] {
         let now = clock()
         return hubs.withLock { hubs in
             sources.map { source in
                 let hub = hubs[source.descriptor.id] ?? Hub()
                 let current = hub.poweredSince.map { now - $0 } ?? 0
-                return (source.descriptor, hub.poweredSince != nil, hub.onTime + current)
+                var state = "off"
+                var detail: String?
+                if hub.poweredSince != nil {
+                    switch hub.latest {
+                    case nil: state = "waiting"
+                    case .fix?: state = "receiving"
+                    case let .unavailable(reason)?:
+                        state = "unavailable"
+                        detail = reason
+                    case .finished?: state = "finished"
+                    }
+                }
+                return Report(
+                    descriptor: source.descriptor, powered: hub.poweredSince != nil, onTime: hub.onTime + current,
+                    state: state, detail: detail, lastFix: hub.lastFixAt)
             }
         }
     }
@@ -50,6 +79,7 @@ final class SharedSources: Sendable {
             hubs[id, default: Hub()].listeners[token] = handler
             guard hubs[id]?.poweredSince == nil else { return false }
             hubs[id]?.poweredSince = now
+            hubs[id]?.latest = nil
             return true
         }
         if opens {
@@ -72,7 +102,13 @@ final class SharedSources: Sendable {
     }
 
     private func broadcast(_ event: SourceEvent, from id: SourceID) {
-        let listeners = hubs.withLock { hubs in hubs[id].map { Array($0.listeners.values) } ?? [] }
+        let now = clock()
+        let listeners = hubs.withLock { hubs -> [@Sendable (SourceEvent) -> Void] in
+            guard hubs[id]?.poweredSince != nil else { return [] }
+            hubs[id]?.latest = event
+            if case .fix = event { hubs[id]?.lastFixAt = now }
+            return hubs[id].map { Array($0.listeners.values) } ?? []
+        }
         for listener in listeners { listener(event) }
     }
 }

@@ -35,22 +35,32 @@ final class DaemonHarness: Sendable {
         environment["CORELOCATION_PROMPT"] = "never"
         environment["CORELOCATION_DATABASE"] = directory + "/app.sqlite"
         environment["CORELOCATION_DAEMON"] = "auto"
+        // No locationd.conf of the person running the tests.
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
         environment.removeValue(forKey: "CORELOCATION_SIMULATE")
         return environment
     }
 
     /// Starts locationd and waits (bounded) until its socket answers.
     @discardableResult
-    func start(_ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true) throws -> Process {
+    func start(
+        _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
+        hermetic: Bool = true
+    ) throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("locationd")
-        process.arguments = ["--socket", socket, "--database", database] + arguments
-        process.environment = environment
+        // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
+        // unless the test names one.
+        let config = arguments.contains("--config") || !hermetic ? [] : ["--config", "/dev/null"]
+        process.arguments = ["--socket", socket, "--database", database] + config + arguments
+        process.environment = environment.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
+            if data.isEmpty { handle.readabilityHandler = nil }
             self?.log.withLock { $0.append(data) }
         }
         try process.run()
@@ -130,19 +140,26 @@ final class DaemonHarness: Sendable {
 /// A running CoreLocationAppProbe whose lines are collected as they come.
 final class RunningApp: Sendable {
     let process: Process
+    let output: FileHandle
     let lines = Mutex<[String]>([])
 
-    init(_ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:]) throws {
+    init(
+        _ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:], tool: String = "CoreLocationAppProbe"
+    ) throws {
         process = Process()
-        process.executableURL = DaemonHarness.products.appendingPathComponent("CoreLocationAppProbe")
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : DaemonHarness.products.appendingPathComponent(tool)
         process.arguments = arguments
         process.environment = harness.environment.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
+        output = pipe.fileHandleForReading
         let buffer = Mutex("")
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
+            if data.isEmpty { handle.readabilityHandler = nil }
+            let text = String(decoding: data, as: UTF8.self)
             let complete = buffer.withLock { buffer -> [String] in
                 buffer += text
                 var parts = buffer.components(separatedBy: "\n")
@@ -155,6 +172,33 @@ final class RunningApp: Sendable {
     }
 
     deinit { if process.isRunning { process.terminate() } }
+
+    /// SIGTERM and wait (bounded: SIGKILL after 5 s) until the process is gone or a zombie, read
+    /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
+    /// manager thread while other tests' children exited.
+    func stop() {
+        // The reading source goes before the child does, so its end of file never races it.
+        output.readabilityHandler = nil
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        kill(pid, SIGTERM)
+        if !Self.waitGone(pid, timeout: 5) {
+            kill(pid, SIGKILL)
+            _ = Self.waitGone(pid, timeout: 5)
+        }
+    }
+
+    static func waitGone(_ pid: Int32, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return true }
+            if stat[close...].dropFirst(2).first == "Z" { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.
     @discardableResult

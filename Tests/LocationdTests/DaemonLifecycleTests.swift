@@ -51,20 +51,17 @@ import Testing
     }
 
     @Test func clientsReconnectAfterSIGKILLAndTheirUpdatesCarryOn() throws {
-        // KNOWN ISSUE at merge time (2026-11-23): after the merge a client does not always resume updates after the daemon is SIGKILLed and restarted
-        withKnownIssue("after the merge a client does not always resume updates after the daemon is SIGKILLed and restarted", isIntermittent: true) {
-            let harness = try DaemonHarness()
-            try harness.start(["--simulate", "drive"])
-            let plist = try harness.infoPlist(bundle: "org.example.updates")
-            let app = try RunningApp(harness, ["updates", "--seconds", "60"], extra: ["CORELOCATION_INFO_PLIST": plist])
-            #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
-            harness.kill()
-            let before = app.count("location")
-            try harness.start(["--simulate", "drive"])
-            #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= before + 2 }, "\(app.lines.withLock { $0 })")
-            guard case let .status(status) = try statusOf(harness) else { return }
-            #expect(status.apps.map(\.app).contains("org.example.updates"))
-        }
+        let harness = try DaemonHarness()
+        try harness.start(["--simulate", "drive"])
+        let plist = try harness.infoPlist(bundle: "org.example.updates")
+        let app = try RunningApp(harness, ["updates", "--seconds", "60"], extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
+        harness.kill()
+        let before = app.count("location")
+        try harness.start(["--simulate", "drive"])
+        #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= before + 2 }, "\(app.lines.withLock { $0 })")
+        guard case let .status(status) = try statusOf(harness) else { return }
+        #expect(status.apps.map(\.app).contains("org.example.updates"))
     }
 
     func statusOf(_ harness: DaemonHarness) throws -> DaemonReply {

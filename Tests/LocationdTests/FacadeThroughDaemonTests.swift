@@ -54,21 +54,18 @@ import Testing
     /// `locationctl authorize … deny` through the daemon: the running app hears it, and no fix
     /// reaches its delegate after the command returned.
     @Test func denyThroughTheDaemonStopsFixesAtOnce() throws {
-        // KNOWN ISSUE at merge time (2026-11-23): after merging with the facade branch the running app does not hear a deny made through the daemon
-        withKnownIssue("after merging with the facade branch the running app does not hear a deny made through the daemon", isIntermittent: true) {
-            let harness = try DaemonHarness()
-            try harness.start(["--simulate", "drive"])
-            let plist = try harness.infoPlist(bundle: "org.example.tracker")
-            let app = try RunningApp(harness, ["updates", "--seconds", "30"], extra: ["CORELOCATION_INFO_PLIST": plist])
-            #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
-            let deny = try harness.run("locationctl", ["authorize", "org.example.tracker", "deny"])
-            let returned = ProcessInfo.processInfo.systemUptime
-            #expect(deny.status == 0, "\(deny)")
-            // kCLAuthorizationStatusDenied = 2.
-            #expect(app.wait { $0.contains { $0.hasPrefix("authorization ") && $0.hasSuffix(" 2") } }, "\(app.lines.withLock { $0 })")
-            Thread.sleep(forTimeInterval: 2.5)
-            #expect(app.times("location").allSatisfy { $0 < returned }, "\(app.lines.withLock { $0 })")
-        }
+        let harness = try DaemonHarness()
+        try harness.start(["--simulate", "drive"])
+        let plist = try harness.infoPlist(bundle: "org.example.tracker")
+        let app = try RunningApp(harness, ["updates", "--seconds", "30"], extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
+        let deny = try harness.run("locationctl", ["authorize", "org.example.tracker", "deny"])
+        let returned = ProcessInfo.processInfo.systemUptime
+        #expect(deny.status == 0, "\(deny)")
+        // kCLAuthorizationStatusDenied = 2.
+        #expect(app.wait { $0.contains { $0.hasPrefix("authorization ") && $0.hasSuffix(" 2") } }, "\(app.lines.withLock { $0 })")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(app.times("location").allSatisfy { $0 < returned }, "\(app.lines.withLock { $0 })")
     }
 
     /// `locationctl services off`: every app reads services disabled and authorization denied.

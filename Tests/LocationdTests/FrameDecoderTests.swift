@@ -1,4 +1,6 @@
 import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import Foundation
 import Testing
 
 @Suite struct FrameDecoderTests {
@@ -22,5 +24,18 @@ import Testing
         var exact = FrameDecoder()
         exact.append(FrameDecoder.frame([UInt8](repeating: 0, count: 65_536)))
         #expect(try exact.next()?.count == 65_536)
+    }
+
+    /// The shared-delivery frame is byte for byte the frame the encoder writes, and decodes to the
+    /// same message (an infinite course included: "inf" strings).
+    @Test func aDeliveryFrameEncodedOnceIsTheEncodersFrame() throws {
+        let fix = Fix(
+            latitude: 48.8584, longitude: 2.2945, horizontalAccuracy: 5, course: .infinity,
+            timestamp: Date(timeIntervalSinceReferenceDate: 785_000_000.25))
+        let delivery = Delivery(fixes: [fix], isStationary: false, accuracyLimited: false, isRequestedLocation: false)
+        let message = DaemonMessage.event(sequence: nil, body: .action(.deliver(ClientID(42), delivery)))
+        let spliced = DaemonProtocol.deliveryFrame(client: ClientID(42), encodedDelivery: try DaemonProtocol.encode(delivery))
+        #expect(spliced == (try DaemonProtocol.frame(message)))
+        #expect(try DaemonProtocol.decode(DaemonMessage.self, from: Array(spliced.dropFirst(4))) == message)
     }
 }

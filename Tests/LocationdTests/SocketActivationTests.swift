@@ -30,50 +30,47 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activator)))
     func servesOnTheSocketSystemdPassed() throws {
-        // KNOWN ISSUE at merge time (2026-11-23): under load the socket-activated daemon has ended by SIGTERM status 15 instead of exit 0
-        withKnownIssue("under load the socket-activated daemon has ended by SIGTERM status 15 instead of exit 0", isIntermittent: true) {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-sa-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let socket = directory + "/s.sock"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-sa-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/s.sock"
 
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: Self.activator)
-            daemon.arguments = [
-                "-l", socket, Self.products.appendingPathComponent("locationd").path,
-                "--database", directory + "/d.sqlite", "--simulate", "48.8584,2.2945",
-            ]
-            let log = directory + "/daemon.log"
-            #expect(FileManager.default.createFile(atPath: log, contents: nil))
-            daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            daemon.standardOutput = FileHandle.nullDevice
-            try daemon.run()
-            defer { if daemon.isRunning { daemon.terminate() } }
-            // The activator binds the socket first thing; wait (bounded) for the file.
-            for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.02) }
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Self.activator)
+        daemon.arguments = [
+            "-l", socket, Self.products.appendingPathComponent("locationd").path,
+            "--database", directory + "/d.sqlite", "--simulate", "48.8584,2.2945", "--config", "/dev/null",
+        ]
+        let log = directory + "/daemon.log"
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { daemon.terminate() } }
+        // The activator binds the socket first thing; wait (bounded) for the file.
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.02) }
 
-            // The first connection starts locationd; its answer proves it serves on fd 3. (A client in
-            // this process, not a locationctl child: Foundation does not notice a second child's exit
-            // while the activator's exec'd child runs, on this toolchain.)
-            let connection = try DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
-            connection.startReading { _ in }
-            let reply = try connection.request(.status)
-            connection.close()
-            guard case let .status(status) = reply else {
-                Issue.record("no status: \(reply)")
-                return
-            }
-            #expect(status.servicesEnabled)
-            #expect(status.database == directory + "/d.sqlite")
-            #expect(status.pid == daemon.processIdentifier, "the activator execs locationd in place")
-            #expect(status.sources.map(\.id) == ["simulated"])
-
-            // The activator exec'd locationd in place: SIGTERM reaches the daemon, which stops cleanly.
-            kill(daemon.processIdentifier, SIGTERM)
-            #expect(Self.waitForExit(daemon), "locationd did not stop on SIGTERM")
-            let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            #expect(logged.contains("Listening on the socket systemd passed"), "\(logged)")
-            #expect(daemon.terminationStatus == 0, "\(logged)")
+        // The first connection starts locationd; its answer proves it serves on fd 3. (A client in
+        // this process, not a locationctl child: Foundation does not notice a second child's exit
+        // while the activator's exec'd child runs, on this toolchain.)
+        let connection = try DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
+        connection.startReading { _ in }
+        let reply = try connection.request(.status)
+        connection.close()
+        guard case let .status(status) = reply else {
+            Issue.record("no status: \(reply)")
+            return
         }
+        #expect(status.servicesEnabled)
+        #expect(status.database == directory + "/d.sqlite")
+        #expect(status.pid == daemon.processIdentifier, "the activator execs locationd in place")
+        #expect(status.sources.map(\.id) == ["simulated"])
+
+        // The activator exec'd locationd in place: SIGTERM reaches the daemon, which stops cleanly.
+        kill(daemon.processIdentifier, SIGTERM)
+        #expect(Self.waitForExit(daemon), "locationd did not stop on SIGTERM")
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(logged.contains("Listening on the socket systemd passed"), "\(logged)")
+        #expect(daemon.terminationStatus == 0, "\(logged)")
     }
 }

@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""locationd against gpsd 3.22, side by side in one run (issue 10, "Measured").
+
+One NMEA feed (a loopback TCP server writing an epoch every 100 ms: RMC + GGA, the epoch number in
+the UTC time) is read by a real locationd (`--source tcp://…`) and by a real gpsd
+(`gpsd -N -n -b tcp://…`). For N clients of each (8, 64, 256, 1000) it measures, on the monotonic
+clock of this one process, the time from the feed's write of an epoch to its arrival at each
+client: p50 / p99 / p99.9 and drops (epochs a served client never got). locationd's clients speak
+its protocol (hello, register, startUpdates: what the library sends for a CLLocationManager);
+gpsd's clients send `?WATCH={"enable":true,"json":true}`, which is what `gpspipe -w` does.
+
+Then: decision propagation (`locationctl authorize APP deny` against a running client receiving
+fixes at 10 Hz: command start → the client's authorization event, and fixes after the command
+returned), and cost (locationd's idle CPU, its CPU with 64 clients, memory per client from RSS,
+`locationctl status` wall time).
+
+Usage: bench.py BIN_DIR [--seconds S] [--clients 8,64,256,1000] [--trials T]
+"""
+import argparse
+import json
+import os
+import re
+import selectors
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+INTERVAL = 0.1
+BASE = 1_800_000_000.0  # a fixed UTC second; epoch k is stamped BASE + k * 0.1 s
+REFERENCE_2001 = 978_307_200.0  # Swift's Date reference, in Unix seconds
+
+
+def nmea(body):
+    checksum = 0
+    for byte in body.encode():
+        checksum ^= byte
+    return "$%s*%02X\r\n" % (body, checksum)
+
+
+def epoch_sentences(k):
+    stamp = BASE + k * INTERVAL
+    t = time.gmtime(int(stamp))
+    hundredths = int(round((stamp - int(stamp)) * 100))
+    hhmmss = "%02d%02d%02d.%02d" % (t.tm_hour, t.tm_min, t.tm_sec, hundredths)
+    ddmmyy = "%02d%02d%02d" % (t.tm_mday, t.tm_mon, t.tm_year % 100)
+    minutes = 31.2 + (k % 1000) * 0.0001  # moves ~0.2 m an epoch: never a duplicate position
+    lat = "52%07.4f" % minutes
+    return (nmea("GPRMC,%s,A,%s,N,01324.3000,E,0.5,0.0,%s,,,A" % (hhmmss, lat, ddmmyy))
+            + nmea("GPGGA,%s,%s,N,01324.3000,E,1,08,0.9,34.0,M,40.0,M,," % (hhmmss, lat))).encode()
+
+
+def epoch_of_unix(seconds):
+    return int(round((seconds - BASE) / INTERVAL))
+
+
+class Feed:
+    """The receiver: every connection gets every epoch written after it connected."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.clients = []
+        self.sent = {}
+        self.k = 0
+        self.lock = threading.Lock()
+        self.running = True
+        threading.Thread(target=self.accept, daemon=True).start()
+        threading.Thread(target=self.pump, daemon=True).start()
+
+    def accept(self):
+        while self.running:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.lock:
+                self.clients.append(client)
+
+    def pump(self):
+        next_at = time.monotonic()
+        while self.running:
+            data = epoch_sentences(self.k)
+            with self.lock:
+                self.sent[self.k] = time.monotonic()
+                for client in list(self.clients):
+                    try:
+                        client.sendall(data)
+                    except OSError:
+                        self.clients.remove(client)
+            self.k += 1
+            next_at += INTERVAL
+            time.sleep(max(0, next_at - time.monotonic()))
+
+
+def frame(message):
+    payload = json.dumps(message, separators=(",", ":")).encode()
+    return struct.pack(">I", len(payload)) + payload
+
+
+STAMP = re.compile(rb'"timestamp":(-?[0-9.eE+-]+)')
+TPV_TIME = re.compile(rb'"class":"TPV".*?"time":"([0-9T:.\-]+)Z"')
+
+
+class Client:
+    def __init__(self, kind, sock):
+        self.kind = kind
+        self.sock = sock
+        self.buffer = b""
+        self.arrivals = {}  # epoch -> monotonic arrival
+        self.authorization = []  # (monotonic, level)
+        self.acks = 0
+        self.connected = True
+
+
+def parse_iso(text):
+    date, clock = text.decode().split("T")
+    year, month, day = (int(x) for x in date.split("-"))
+    hour, minute, second = clock.split(":")
+    whole = time.mktime((year, month, day, int(hour), int(minute), 0, 0, 0, 0)) - time.timezone
+    return whole + float(second)
+
+
+class Clients:
+    """N clients of locationd or gpsd on one selector loop (one thread)."""
+
+    def __init__(self):
+        self.selector = selectors.DefaultSelector()
+        self.clients = []
+        self.running = True
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def add_locationd(self, path, start_updates=True):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(path)
+        sock.sendall(frame({"hello": {"_0": {"version": 1, "label": "bench"}}}))
+        sock.sendall(frame({"request": {"id": 1, "body": {"register": {"client": {"rawValue": 1}, "label": "b"}}}}))
+        if start_updates:
+            sock.sendall(frame({"request": {"id": 2, "body": {"command": {"client": {"rawValue": 1}, "command": {
+                "startUpdates": {"_0": {"desiredAccuracy": -1, "distanceFilter": -1, "activityType": 1,
+                                        "pausesAutomatically": False}}}}}}}))
+        sock.setblocking(False)
+        client = Client("locationd", sock)
+        self.clients.append(client)
+        self.selector.register(sock, selectors.EVENT_READ, client)
+        return client
+
+    def add_gpsd(self, port):
+        sock = socket.socket()
+        try:
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(b'?WATCH={"enable":true,"json":true}\n')
+        except OSError:
+            return None
+        sock.setblocking(False)
+        client = Client("gpsd", sock)
+        self.clients.append(client)
+        self.selector.register(sock, selectors.EVENT_READ, client)
+        return client
+
+    def loop(self):
+        while self.running:
+            for key, _ in self.selector.select(timeout=0.2):
+                client = key.data
+                now = time.monotonic()
+                try:
+                    data = client.sock.recv(1 << 16)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    client.connected = False
+                    self.selector.unregister(client.sock)
+                    continue
+                client.buffer += data
+                if client.kind == "gpsd":
+                    *lines, client.buffer = client.buffer.split(b"\n")
+                    for line in lines:
+                        match = TPV_TIME.search(line)
+                        if match:
+                            client.arrivals.setdefault(epoch_of_unix(parse_iso(match.group(1))), now)
+                else:
+                    self.frames(client, now)
+
+    def frames(self, client, now):
+        while len(client.buffer) >= 4:
+            (length,) = struct.unpack(">I", client.buffer[:4])
+            if len(client.buffer) < 4 + length:
+                return
+            payload = client.buffer[4:4 + length]
+            client.buffer = client.buffer[4 + length:]
+            if b'"deliver"' in payload:
+                for match in STAMP.finditer(payload):
+                    client.arrivals.setdefault(epoch_of_unix(float(match.group(1)) + REFERENCE_2001), now)
+            elif b'"authorization"' in payload and b'"event"' in payload:
+                message = json.loads(payload)
+                event = message["event"]
+                client.authorization.append((now, event["body"]["authorization"]["_0"]["level"]))
+                if event.get("sequence") is not None:
+                    client.acks += 1
+                    client.sock.sendall(frame({"request": {"id": 1_000_000 + client.acks, "body": {
+                        "acknowledge": {"sequence": event["sequence"]}}}}))
+            elif b'"hello"' in payload:
+                client.hello = json.loads(payload)["hello"]["_0"]
+
+    def close(self):
+        self.running = False
+        self.thread.join()
+        for client in self.clients:
+            client.sock.close()
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100.0 * len(ordered)))]
+
+
+def cpu_seconds(pid):
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def measure(feed, clients, first, last):
+    """Latencies (ms) and drops over epochs [first, last) for clients that were served."""
+    latencies, drops, served = [], 0, 0
+    for client in clients:
+        if not any(first <= k < last for k in client.arrivals):
+            continue
+        served += 1
+        for k in range(first, last):
+            arrival = client.arrivals.get(k)
+            if arrival is None:
+                drops += 1
+            else:
+                latencies.append((arrival - feed.sent[k]) * 1000)
+    return latencies, drops, served
+
+
+def run_fanout(args, feed, socket_path, gpsd_port, daemon_pid, app_ready):
+    rows = []
+    for n in args.clients:
+        for system in ("locationd", "gpsd"):
+            group = Clients()
+            made = []
+            for _ in range(n):
+                client = group.add_locationd(socket_path) if system == "locationd" else group.add_gpsd(gpsd_port)
+                if client:
+                    made.append(client)
+            if system == "locationd":
+                app_ready(made)
+            time.sleep(3)  # warm-up: every client registered and receiving
+            first = feed.k + 1
+            cpu0, wall0 = cpu_seconds(daemon_pid), time.monotonic()
+            time.sleep(args.seconds)
+            last = feed.k - 2
+            cpu = (cpu_seconds(daemon_pid) - cpu0) / (time.monotonic() - wall0) * 100 if system == "locationd" else None
+            rss = rss_kib(daemon_pid) if system == "locationd" else None
+            time.sleep(1)  # the last epochs' stragglers
+            latencies, drops, served = measure(feed, made, first, last)
+            group.close()
+            rows.append(dict(n=n, system=system, served=served, epochs=last - first,
+                             p50=percentile(latencies, 50), p99=percentile(latencies, 99),
+                             p999=percentile(latencies, 99.9), drops=drops, cpu=cpu, rss=rss,
+                             load=os.getloadavg()[0]))
+            r = rows[-1]
+            print("%5d %-9s served %4d  p50 %7.2f  p99 %7.2f  p99.9 %7.2f ms  drops %d%s  (load %.1f)" % (
+                n, system, served, r["p50"], r["p99"], r["p999"], drops,
+                "  cpu %.1f%%  rss %d KiB" % (cpu, rss) if cpu is not None else "", r["load"]), flush=True)
+            time.sleep(2)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--clients", default="8,64,256,1000")
+    parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    args.clients = [int(x) for x in args.clients.split(",")]
+    directory = tempfile.mkdtemp(prefix="locationd-bench-")
+    socket_path = directory + "/l.sock"
+    environment = dict(os.environ, CORELOCATION_DAEMON_SOCKET=socket_path, CORELOCATION_PROMPT="never",
+                       CORELOCATION_DATABASE=directory + "/app.sqlite")
+
+    feed = Feed()
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    gpsd_port = probe.getsockname()[1]
+    probe.close()
+    gpsd = subprocess.Popen(["gpsd", "-N", "-n", "-b", "-S", str(gpsd_port), "tcp://127.0.0.1:%d" % feed.port],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    daemon = subprocess.Popen([args.bin + "/locationd", "--socket", socket_path, "--database", directory + "/d.sqlite",
+                               "--config", "/dev/null", "--source", "tcp://127.0.0.1:%d" % feed.port,
+                               "--log-level", "warning"], env=environment, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(socket_path):
+            break
+        time.sleep(0.05)
+    time.sleep(1)
+
+    # Idle: no client, the source closed.
+    cpu0, wall0 = cpu_seconds(daemon.pid), time.monotonic()
+    time.sleep(10)
+    idle_cpu = (cpu_seconds(daemon.pid) - cpu0) / (time.monotonic() - wall0) * 100
+    idle_rss = rss_kib(daemon.pid)
+    print("idle: cpu %.3f%%  rss %d KiB" % (idle_cpu, idle_rss), flush=True)
+
+    # The app the benchmark's clients are (this interpreter), authorized once.
+    authorized = {}
+
+    def app_ready(made):
+        if authorized or not made:
+            return
+        deadline = time.monotonic() + 5
+        while not hasattr(made[0], "hello") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        authorized["app"] = made[0].hello["app"]
+        subprocess.run([args.bin + "/locationctl", "authorize", authorized["app"], "when-in-use"], env=environment,
+                       stdout=subprocess.DEVNULL, check=True)
+
+    rows = run_fanout(args, feed, socket_path, gpsd_port, daemon.pid, app_ready)
+
+    # Decision propagation.
+    group = Clients()
+    client = group.add_locationd(socket_path)
+    app_ready([client])
+    app = authorized["app"]
+    propagation, after_return, trials = [], 0, 0
+    for _ in range(args.trials):
+        deadline = time.monotonic() + 5
+        count = len(client.arrivals)
+        while len(client.arrivals) <= count and time.monotonic() < deadline:
+            time.sleep(0.005)
+        events = len(client.authorization)
+        started = time.monotonic()
+        subprocess.run([args.bin + "/locationctl", "authorize", app, "deny"], env=environment,
+                       stdout=subprocess.DEVNULL, check=True)
+        returned = time.monotonic()
+        trials += 1
+        told = next((t for t, level in client.authorization[events:] if level == "denied"), None)
+        if told is not None:
+            propagation.append(((told - started) * 1000, (returned - started) * 1000, (told - returned) * 1000))
+        time.sleep(0.2)  # 2 epochs: a fix after the command returned would have come
+        after_return += sum(1 for t in client.arrivals.values() if t > returned)
+        subprocess.run([args.bin + "/locationctl", "authorize", app, "when-in-use"], env=environment,
+                       stdout=subprocess.DEVNULL, check=True)
+    group.close()
+    told_ms = [p[0] for p in propagation]
+    command_ms = [p[1] for p in propagation]
+    after_ms = [p[2] for p in propagation]
+    print("propagation: %d trials, told %d; command start→callback p50 %.1f p99 %.1f ms; command wall p50 %.1f "
+          "p99 %.1f ms; callback−return p50 %.1f p99 %.1f ms (negative: before it returned); fixes after return %d" % (
+              trials, len(propagation), percentile(told_ms, 50), percentile(told_ms, 99),
+              percentile(command_ms, 50), percentile(command_ms, 99), percentile(after_ms, 50),
+              percentile(after_ms, 99), after_return), flush=True)
+
+    # locationctl status, wall time of the command (a new process each time) and of the request alone.
+    walls = []
+    for _ in range(30):
+        started = time.monotonic()
+        subprocess.run([args.bin + "/locationctl", "status"], env=environment, stdout=subprocess.DEVNULL, check=True)
+        walls.append((time.monotonic() - started) * 1000)
+    requests = []
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(socket_path)
+    sock.sendall(frame({"hello": {"_0": {"version": 1}}}))
+    reader = sock.makefile("rb")
+
+    def read_frame():
+        (length,) = struct.unpack(">I", reader.read(4))
+        return json.loads(reader.read(length))
+
+    read_frame()
+    for i in range(100):
+        started = time.monotonic()
+        sock.sendall(frame({"request": {"id": i + 1, "body": {"status": {}}}}))
+        while "reply" not in read_frame():
+            pass
+        requests.append((time.monotonic() - started) * 1000)
+    sock.close()
+    print("status: locationctl status wall p50 %.1f p99 %.1f ms; request round trip p50 %.2f p99 %.2f ms" % (
+        percentile(walls, 50), percentile(walls, 99), percentile(requests, 50), percentile(requests, 99)), flush=True)
+
+    daemon.send_signal(signal.SIGTERM)
+    daemon.wait(timeout=10)
+    gpsd.terminate()
+    gpsd.wait(timeout=10)
+    feed.running = False
+    summary = dict(rows=rows, idle_cpu=idle_cpu, idle_rss=idle_rss, propagation=dict(
+        trials=trials, told=len(propagation), told_p50=percentile(told_ms, 50), told_p99=percentile(told_ms, 99),
+        command_p50=percentile(command_ms, 50), command_p99=percentile(command_ms, 99),
+        after_return_fixes=after_return), status_wall_p50=percentile(walls, 50), status_wall_p99=percentile(walls, 99),
+        status_request_p50=percentile(requests, 50), status_request_p99=percentile(requests, 99))
+    if args.out:
+        with open(args.out, "w") as handle:
+            json.dump(summary, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+// A copy of Tests/GPSDIntegrationTests/GPSDProcess.swift (test targets cannot share files): a real gpsd
+// and the NMEA feed it reads, for the tests of sources that come and go.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where Debian installs gpsd; the integration tests run only where it exists.
+let gpsdPath = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
+
+/// A real gpsd in the foreground, listening on a loopback port and reading an NMEA feed over TCP:
+/// `gpsd -N -n -b -S PORT tcp://127.0.0.1:FEEDPORT`. `terminate()` ends it and waits; so does deinit.
+final class GPSDProcess {
+    let port: UInt16
+    private let process = Process()
+    /// gpsd's own log (`-D 3`), kept for diagnosis; removed by `terminate()`.
+    let logPath: String
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(port: UInt16, feedPort: UInt16) throws {
+        guard let gpsdPath else { throw Failure(description: "gpsd is not installed") }
+        self.port = port
+        process.executableURL = URL(fileURLWithPath: gpsdPath)
+        process.arguments = ["-N", "-n", "-b", "-S", String(port), "tcp://127.0.0.1:\(feedPort)"]
+        process.standardOutput = FileHandle.nullDevice
+        logPath =
+            FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-test-\(port)-\(UUID().uuidString).log")
+            .path
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.arguments = ["-N", "-n", "-b", "-D", "3", "-S", String(port), "tcp://127.0.0.1:\(feedPort)"]
+        try process.run()
+    }
+
+    /// Waits until gpsd accepts connections on its port (bounded).
+    func waitUntilListening(timeout: Double = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard process.isRunning else {
+                throw Failure(description: "gpsd exited with status \(process.terminationStatus)")
+            }
+            if canConnect(port: port) { return }
+            usleep(10_000)
+        }
+        throw Failure(description: "gpsd did not listen on port \(port) within \(timeout) s")
+    }
+
+    /// SIGTERM, then SIGKILL after 0.5 s (gpsd 3.22 started by Foundation's Process does not
+    /// always act on SIGTERM promptly); returns once the process is gone.
+    func terminate() {
+        defer { try? FileManager.default.removeItem(atPath: logPath) }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(0.5)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    deinit { terminate() }
+}
+
+/// A port that was free a moment ago on 127.0.0.1 (the kernel's pick for a bound, closed socket).
+func freeLoopbackPort() throws -> UInt16 {
+    let listener = try LoopbackSocket.listen()
+    defer { Glibc.close(listener.fd) }
+    return listener.port
+}
+
+func canConnect(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { Glibc.close(fd) }
+    var address = LoopbackSocket.address(port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    } == 0
+}
+
+enum LoopbackSocket {
+    struct Failure: Error { var step: String }
+
+    static func address(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    /// A listening socket on 127.0.0.1 (port 0: the kernel picks).
+    static func listen(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(step: "socket") }
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = address(port: port)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+            Glibc.close(fd)
+            throw Failure(step: "bind/listen")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+}
