@@ -104,6 +104,8 @@ extension LocationCtl {
             switch try SimulationScenario.parse(text) {
             case .route(let route): return route
             case .fixed: throw ValidationError("report needs a route (a built-in one or a GPX file), not a fixed point")
+            // Only `parse(_:streamingFiles: true)` gives a streamed file; the reporter reads its route whole.
+            case .gpxFile: throw ValidationError("report cannot replay a streamed GPX file")
             }
         }
 

@@ -54,6 +54,8 @@ extension LocationCtl {
             for spec in selection.specs {
                 reports.append(await SourceReport.inspect(spec, wait: wait))
             }
+            // With no --source, the network sources the in-process runtime adds (IP, Wi-Fi) are listed too.
+            let network = sources.isEmpty ? NetworkSourceRows.inspect(environment: ProcessInfo.processInfo.environment) : nil
             let origin: String
             switch selection.origin {
             case .commandLine: origin = "--source"
@@ -66,7 +68,7 @@ extension LocationCtl {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
-                let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports))
+                let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports, network: network))
                 print(String(decoding: data, as: UTF8.self))
             default:
                 print("Configured by: \(origin)")
@@ -79,6 +81,7 @@ extension LocationCtl {
                         """)
                 }
                 for report in reports { print(report.text) }
+                for row in network ?? [] { print(row.text) }
             }
         }
     }
@@ -87,6 +90,8 @@ extension LocationCtl {
 struct SourcesDocument: Encodable {
     var configuredBy: String
     var sources: [SourceReport]
+    /// IP and Wi-Fi positioning (`locationctl network`); absent when sources were named with --source.
+    var network: [NetworkSourceRows]?
 }
 
 /// What `locationctl sources` says about one source.
