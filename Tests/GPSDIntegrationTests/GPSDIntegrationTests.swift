@@ -51,7 +51,7 @@ struct GPSDIntegrationTests {
         manager.startUpdatingLocation()
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         #expect(
-            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
             "connected to gpsd and watching"
         )
 
@@ -59,7 +59,7 @@ struct GPSDIntegrationTests {
         #expect(epochs.count == 10)
         harness.feed.startPumping(interval: Self.epochInterval) { $0 < epochs.count ? epochs[$0] : nil }
         let last = Walk.expected(epochs[epochs.count - 1])?.timestamp
-        #expect(harness.pump(until: { delegate.locations.last?.timestamp == last }, timeout: 10))
+        #expect(harness.pump(until: { delegate.locations.last?.timestamp == last }, timeout: 30))
         manager.stopUpdatingLocation()
 
         let locations = Self.lastPerEpoch(delegate.locations)
@@ -99,11 +99,11 @@ struct GPSDIntegrationTests {
         defer { task.cancel() }
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         #expect(
-            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
             "connected to gpsd and watching"
         )
         harness.feed.startPumping(interval: Self.epochInterval) { $0 < epochs.count ? epochs[$0] : nil }
-        #expect(harness.pump(until: { received.all.last?.timestamp == last }, timeout: 10))
+        #expect(harness.pump(until: { received.all.last?.timestamp == last }, timeout: 30))
         let locations = Self.lastPerEpoch(received.all)
         #expect(locations.count == epochs.count)
         for (index, (location, epoch)) in zip(locations, epochs).enumerated() {
@@ -123,7 +123,7 @@ struct GPSDIntegrationTests {
         manager.startUpdatingLocation()
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         #expect(
-            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 5),
+            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
             "connected to gpsd and watching"
         )
         harness.feed.startPumping(interval: Self.epochInterval) { Walk.generatedEpoch($0) }
