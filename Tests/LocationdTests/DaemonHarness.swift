@@ -57,10 +57,7 @@ final class DaemonHarness: Sendable {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
-            if data.isEmpty { handle.readabilityHandler = nil }
+        PipeReader.drain(pipe.fileHandleForReading) { [weak self] data in
             self?.log.withLock { $0.append(data) }
         }
         try process.run()
@@ -155,10 +152,7 @@ final class RunningApp: Sendable {
         process.standardError = FileHandle.nullDevice
         output = pipe.fileHandleForReading
         let buffer = Mutex("")
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            // At end of file the handler must go: left in place it crashes libdispatch on Linux.
-            if data.isEmpty { handle.readabilityHandler = nil }
+        PipeReader.drain(pipe.fileHandleForReading) { [weak self] data in
             let text = String(decoding: data, as: UTF8.self)
             let complete = buffer.withLock { buffer -> [String] in
                 buffer += text
@@ -177,8 +171,6 @@ final class RunningApp: Sendable {
     /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
     /// manager thread while other tests' children exited.
     func stop() {
-        // The reading source goes before the child does, so its end of file never races it.
-        output.readabilityHandler = nil
         let pid = process.processIdentifier
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
@@ -216,5 +208,18 @@ final class RunningApp: Sendable {
     /// The monotonic times of lines of a kind.
     func times(_ kind: String) -> [Double] {
         lines.withLock { $0.filter { $0.hasPrefix(kind + " ") }.compactMap { Double($0.split(separator: " ")[1]) } }
+    }
+}
+
+/// Reads a child's pipe to its end on a thread of its own. Not `readabilityHandler`: on Linux
+/// libdispatch's event loop crashed (`_dispatch_event_loop_drain`, a bad pointer) when a watched
+/// pipe reached its end while other tests' children exited, taking the whole test process down.
+enum PipeReader {
+    static func drain(_ handle: FileHandle, _ body: @escaping @Sendable (Data) -> Void) {
+        let thread = Thread {
+            // `availableData` blocks until the child writes or closes its end; empty means closed.
+            while case let data = handle.availableData, !data.isEmpty { body(data) }
+        }
+        thread.start()
     }
 }
