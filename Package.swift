@@ -59,6 +59,8 @@ let package = Package(
             dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // A real gpsd and the loopback NMEA feed it reads, for GPSDIntegrationTests and LocationdTests.
+        .target(name: "CoreLocationGPSDTestSupport", swiftSettings: strictSettings),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus"], swiftSettings: strictSettings),
         // libmaxminddb: offline IP geolocation (docs/decisions/0025).
@@ -244,6 +246,7 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationGPSDTestSupport",
                 "CoreLocationEngine",
                 "CoreLocationSources",
                 "CoreLocationStorage",
@@ -257,7 +260,7 @@ let package = Package(
             name: "LocationdTests",
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
-                "CoreLocationEngine",
+                "CoreLocationEngine", "CoreLocationGPSDTestSupport",
             ],
             swiftSettings: strictSettings
         ),

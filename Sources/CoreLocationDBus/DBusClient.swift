@@ -23,7 +23,7 @@ public final class DBusClient: Sendable {
 
     // libdbus's DBusConnection: thread-safe once dbus_threads_init_default() has run (done before it is opened);
     // freed only by the loop thread after close().
-    nonisolated(unsafe) let connection: OpaquePointer
+    nonisolated(unsafe) let connection: OpaquePointer  // safe: libdbus locks it (see above)
     private let loop: DBusEventLoop
     let registry: DBusSubscriptionRegistry
     /// Our unique name on the bus (`:1.42`).
@@ -85,7 +85,7 @@ public final class DBusClient: Sendable {
         }
         let loop = self.loop
         // The loop thread becomes the connection's only closer; libdbus is thread-safe (see `connection`).
-        nonisolated(unsafe) let handle = opened
+        nonisolated(unsafe) let handle = opened  // safe: libdbus is thread-safe; only the loop closes it
         let thread = Thread { loop.run(handle) }
         thread.name = "corelocation.dbus"
         thread.start()

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Reused by every test that needs a bus: NetworkManager and GeoClue (network positioning), BlueZ (beacons),
 /// ModemManager. `PrivateBus.isAvailable` is false when the daemon or dbusmock is missing; tests then skip.
-public final class PrivateBus: @unchecked Sendable {
+public final class PrivateBus: @unchecked Sendable {  // safe: one owning test at a time (see below)
     // @unchecked: `mocks` is changed only by the test that owns the bus, from one task at a time (tests are
     // sequential over one PrivateBus); the daemon's Process is touched only in init and stop().
     public let address: String

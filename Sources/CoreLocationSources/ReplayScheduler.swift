@@ -19,7 +19,7 @@ import Foundation
 /// present (no burst to catch up).
 ///
 /// Work runs on one thread of its own, one step at a time; `shutdown()` ends it.
-public final class ReplayScheduler: Scheduler, @unchecked Sendable {
+public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: every var is guarded by `condition`
     // @unchecked Sendable is safe: every stored `var` is read and written only with `condition`
     // locked; the `let`s are immutable (`DeliveryFlow` is itself thread-safe).
 

@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources

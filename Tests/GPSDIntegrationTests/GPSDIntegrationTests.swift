@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import CoreLocationSources
 import Synchronization

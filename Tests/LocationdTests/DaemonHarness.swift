@@ -77,6 +77,17 @@ final class DaemonHarness: Sendable {
 
     var logText: String { log.withLock { String(decoding: $0, as: UTF8.self) } }
 
+    /// Whether locationd's log comes to contain `text` within `timeout` seconds: its stderr is read
+    /// on another thread, so a line it has written may not have arrived yet.
+    func logContains(_ text: String, timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !logText.contains(text) {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+
     func kill(signal: Int32 = SIGKILL) {
         guard let process = process.withLock({ $0 }) else { return }
         Foundation.kill(process.processIdentifier, signal)

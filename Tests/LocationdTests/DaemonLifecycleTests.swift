@@ -11,7 +11,7 @@ import Testing
         harness.kill()
         #expect(FileManager.default.fileExists(atPath: harness.socket))
         try harness.start()
-        #expect(harness.logText.contains("Removing a stale socket file"))
+        #expect(harness.logContains("Removing a stale socket file"))
     }
 
     @Test func secondDaemonRefusesAndSaysWhy() throws {

@@ -117,7 +117,7 @@ import Testing
             let (_, closed) = DaemonHarness.readMessages(fd, limit: 1_000_000)
             #expect(closed)
         }
-        #expect(harness.logText.contains("Cutting off a client that does not read"))
+        #expect(harness.logContains("Cutting off a client that does not read"))
         try stillServes(harness)
     }
 

@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import CoreLocationDaemonProtocol
 import Foundation
 import Testing

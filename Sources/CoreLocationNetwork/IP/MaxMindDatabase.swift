@@ -18,8 +18,8 @@ public final class MaxMindDatabase: Sendable {
 
     // The MMDB_s and the C path arrays: written only in init, read-only afterwards (libmaxminddb's look-ups are
     // documented thread-safe on a shared MMDB_s), freed in deinit when no look-up can run.
-    nonisolated(unsafe) private let mmdb: UnsafeMutablePointer<MMDB_s>
-    nonisolated(unsafe) private let paths: LookupPaths
+    nonisolated(unsafe) private let mmdb: UnsafeMutablePointer<MMDB_s>  // safe: set in init, read-only after
+    nonisolated(unsafe) private let paths: LookupPaths  // safe: set in init, read-only after
     public let path: String
     /// The database type from its metadata (`GeoIP2-City`, `DBIP-City-Lite`…).
     public let databaseType: String

@@ -28,7 +28,7 @@ public final class RouteStream: Sendable {
 
     /// What the reader thread and the replay share (the thread holds this, not the stream, so that
     /// releasing the stream stops it).
-    private final class Buffer: @unchecked Sendable {
+    private final class Buffer: @unchecked Sendable {  // safe: every var is guarded by `condition`
         // @unchecked Sendable is safe: every stored `var` is read and written only with `condition` locked.
         private let condition = NSCondition()
         private var points: [RoutePoint] = []

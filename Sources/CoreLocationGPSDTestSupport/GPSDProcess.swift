@@ -1,28 +1,31 @@
-// A copy of Tests/GPSDIntegrationTests/GPSDProcess.swift (test targets cannot share files): a real gpsd
-// and the NMEA feed it reads, for the tests of sources that come and go.
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
+/// Test support shared by GPSDIntegrationTests and LocationdTests: a real gpsd, loopback sockets.
+
 /// Where Debian installs gpsd; the integration tests run only where it exists.
-let gpsdPath = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first {
+public let gpsdPath = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first {
     FileManager.default.isExecutableFile(atPath: $0)
 }
 
 /// A real gpsd in the foreground, listening on a loopback port and reading an NMEA feed over TCP:
 /// `gpsd -N -n -b -S PORT tcp://127.0.0.1:FEEDPORT`. `terminate()` ends it and waits; so does deinit.
-final class GPSDProcess {
-    let port: UInt16
+public final class GPSDProcess {
+    public let port: UInt16
     private let process = Process()
     /// gpsd's own log (`-D 3`), kept for diagnosis; removed by `terminate()`.
-    let logPath: String
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public let logPath: String
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
-    init(port: UInt16, feedPort: UInt16) throws {
+    public init(port: UInt16, feedPort: UInt16) throws {
         guard let gpsdPath else { throw Failure(description: "gpsd is not installed") }
         self.port = port
         process.executableURL = URL(fileURLWithPath: gpsdPath)
@@ -38,7 +41,7 @@ final class GPSDProcess {
     }
 
     /// Waits until gpsd accepts connections on its port (bounded).
-    func waitUntilListening(timeout: Double = 5) throws {
+    public func waitUntilListening(timeout: Double = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             guard process.isRunning else {
@@ -52,7 +55,7 @@ final class GPSDProcess {
 
     /// SIGTERM, then SIGKILL after 0.5 s (gpsd 3.22 started by Foundation's Process does not
     /// always act on SIGTERM promptly); returns once the process is gone.
-    func terminate() {
+    public func terminate() {
         defer { try? FileManager.default.removeItem(atPath: logPath) }
         guard process.isRunning else { return }
         process.terminate()
@@ -62,19 +65,19 @@ final class GPSDProcess {
         process.waitUntilExit()
     }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     deinit { terminate() }
 }
 
 /// A port that was free a moment ago on 127.0.0.1 (the kernel's pick for a bound, closed socket).
-func freeLoopbackPort() throws -> UInt16 {
+public func freeLoopbackPort() throws -> UInt16 {
     let listener = try LoopbackSocket.listen()
     defer { Glibc.close(listener.fd) }
     return listener.port
 }
 
-func canConnect(port: UInt16) -> Bool {
+public func canConnect(port: UInt16) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { Glibc.close(fd) }
@@ -86,10 +89,10 @@ func canConnect(port: UInt16) -> Bool {
     } == 0
 }
 
-enum LoopbackSocket {
-    struct Failure: Error { var step: String }
+public enum LoopbackSocket {
+    public struct Failure: Error { public var step: String }
 
-    static func address(port: UInt16) -> sockaddr_in {
+    public static func address(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -98,7 +101,7 @@ enum LoopbackSocket {
     }
 
     /// A listening socket on 127.0.0.1 (port 0: the kernel picks).
-    static func listen(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
+    public static func listen(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(step: "socket") }
         var one: Int32 = 1

@@ -7,8 +7,8 @@ import Synchronization
 
 /// The NMEA side of the test: a loopback TCP server that gpsd reads (`tcp://127.0.0.1:PORT`). Every
 /// connection gets every epoch written after it connected; a pump thread writes epochs at a pace.
-final class NMEAFeed: Sendable {
-    let port: UInt16
+public final class NMEAFeed: Sendable {
+    public let port: UInt16
     private let listenFD: Int32
     private struct State {
         var clients: [Int32] = []
@@ -20,7 +20,7 @@ final class NMEAFeed: Sendable {
     private let state = Mutex(State())
     private let acceptDone = Mutex(false)
 
-    init() throws {
+    public init() throws {
         (listenFD, port) = try LoopbackSocket.listen()
         let fd = listenFD
         let thread = Thread { [self] in
@@ -46,10 +46,10 @@ final class NMEAFeed: Sendable {
     }
 
     /// How many connections gpsd (or anyone) opened so far.
-    var acceptedCount: Int { state.withLock { $0.accepted } }
+    public var acceptedCount: Int { state.withLock { $0.accepted } }
 
     /// Writes sentences (CR LF added) to every connected client; drops clients that went away.
-    func send(_ sentences: [String]) {
+    public func send(_ sentences: [String]) {
         let bytes = Array(sentences.map { $0 + "\r\n" }.joined().utf8)
         state.withLock { state in
             state.clients = state.clients.filter { fd in
@@ -63,7 +63,7 @@ final class NMEAFeed: Sendable {
 
     /// Sends `epoch(k)` for k = first, first+1, … every `interval` seconds until `stopPumping()`,
     /// calling `sent(k, monotonicSeconds)` after each write.
-    func startPumping(from first: Int = 0, interval: Double, epoch: @escaping @Sendable (Int) -> [String]?) {
+    public func startPumping(from first: Int = 0, interval: Double, epoch: @escaping @Sendable (Int) -> [String]?) {
         state.withLock { $0.pumping = true }
         let thread = Thread { [self] in
             var k = first
@@ -76,10 +76,10 @@ final class NMEAFeed: Sendable {
         thread.start()
     }
 
-    func stopPumping() { state.withLock { $0.pumping = false } }
+    public func stopPumping() { state.withLock { $0.pumping = false } }
 
     /// Stops the pump, closes every connection and the listener, and waits for the accept thread.
-    func close() {
+    public func close() {
         let clients = state.withLock { state -> [Int32] in
             state.closed = true
             state.pumping = false
