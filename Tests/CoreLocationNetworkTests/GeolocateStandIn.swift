@@ -65,6 +65,8 @@ final class GeolocateStandIn: @unchecked Sendable {
         var path: String
         var userAgent: String?
         var body: Body?
+        /// The fault the stand-in applied to this request ("none" for a normal answer).
+        var fault: String?
     }
 
     /// Every request the stand-in received, in order.

@@ -140,6 +140,9 @@ struct WiFiGeolocatorTests {
         for (fault, code) in cases {
             try await standIn.inject(fault, times: 1)
             await expectAsyncError(code, "\(fault)") { try await geolocator.locate(Self.scan) }
+            // Which requests met which fault, should the answer above be wrong.
+            let applied = try standIn.requests().map { $0.fault ?? "?" }
+            #expect(applied.last == fault, "faults applied in order: \(applied)")
             scheduler.advance(by: 1)
         }
         // Access points the service does not know: its 404.

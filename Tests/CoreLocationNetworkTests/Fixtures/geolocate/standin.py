@@ -69,14 +69,14 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         with lock:
-            with open(log_path, "a") as log:
-                log.write(json.dumps({"path": self.path, "userAgent": self.headers.get("User-Agent"),
-                                      "body": body}) + "\n")
             current = fault["fault"]
             if current != "none" and fault.get("times") is not None:
                 fault["times"] -= 1
                 if fault["times"] <= 0:
                     fault.update({"fault": "none", "times": None})
+            with open(log_path, "a") as log:
+                log.write(json.dumps({"path": self.path, "userAgent": self.headers.get("User-Agent"),
+                                      "body": body, "fault": current}) + "\n")
         if self.path != "/v1/geolocate" or body is None:
             return self.reply(400, {"error": {"code": 400, "message": "Parse Error"}})
         if current in ("404", "400", "429", "500", "503"):
