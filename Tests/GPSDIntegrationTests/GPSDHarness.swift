@@ -92,6 +92,21 @@ final class GPSDHarness {
         target.runPending()
         return condition()
     }
+
+    /// `pump` for async tests: it sleeps with `Task.sleep`, so it gives its cooperative thread back while it
+    /// waits. The blocking `pump` holds one of the pool's threads (two on a 2-core machine); in a full parallel
+    /// run other suites' blocking waits held the other, and a `Task` the test itself had started (the
+    /// `liveUpdates` loop that starts the source) never ran within 30 s.
+    func pumpYielding(until condition: () -> Bool, timeout: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            target.runPending()
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        } while Date() < deadline
+        target.runPending()
+        return condition()
+    }
 }
 
 /// Records locations (with the monotonic time they arrived) and errors.

@@ -85,7 +85,11 @@ extension Tool {
                 return
             }
             let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+            // A thread of its own, not a dispatch timer: in a full parallel run the global queues were busy
+            // enough that a 0.5 s limit was enforced after 313 s.
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(limit)
+                while Date() < deadline, !exited.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.05) }
                 // Only while the termination handler has not run, so a reused pid is never hit
                 // (short of the instant between Foundation's reaping and its handler).
                 exited.withLock { hasExited in
@@ -102,15 +106,31 @@ extension Tool {
             stderr: String(decoding: await stderr, as: UTF8.self),
             duration: Date().timeIntervalSince(started)
         )
+        // The readers use the pipes' raw descriptors: the pipes (closed when freed) must outlive the reads.
+        withExtendedLifetime((output, errors, process)) {}
         if timedOut.withLock({ $0 }) { throw ToolTimedOut(tool: self, arguments: arguments, limit: limit) }
         return run
     }
 
-    /// Reads a pipe to its end on a dispatch thread, so the cooperative pool is never blocked.
+    /// Reads a pipe to its end on a thread of its own, so neither the cooperative pool nor the dispatch
+    /// queues are blocked. `read(2)` directly, retried on EINTR: `FileHandle.readToEnd()` behind `try?` once
+    /// gave an empty stderr for a tool that had written to it.
     private static func readAll(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = (try? handle.readToEnd()) ?? Data()
+        let descriptor = handle.fileDescriptor
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        data.append(contentsOf: buffer[0..<count])
+                    } else if count < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        break
+                    }
+                }
                 continuation.resume(returning: data)
             }
         }
