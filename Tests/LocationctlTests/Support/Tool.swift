@@ -42,6 +42,9 @@ struct ToolTimedOut: Error, CustomStringConvertible {
     var tool: Tool
     var arguments: [String]
     var limit: Double
+    /// From the start to the kill's reaping, taken on Foundation's reaping thread: the test's own wall
+    /// time also counts how long its task waited for a cooperative thread in a loaded parallel run.
+    var ranFor: Double
     var description: String { "\(tool.rawValue) \(arguments.joined(separator: " ")) ran for more than \(limit) s" }
 }
 
@@ -68,12 +71,14 @@ extension Tool {
         process.standardInput = FileHandle.nullDevice
 
         let exited = Mutex(false)
+        let ended = Mutex<Date?>(nil)
         let timedOut = Mutex(false)
         let started = Date()
         async let stdout = Self.readAll(output.fileHandleForReading)
         async let stderr = Self.readAll(errors.fileHandleForReading)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
+                ended.withLock { $0 = Date() }
                 exited.withLock { $0 = true }
                 continuation.resume(returning: finished.terminationStatus)
             }
@@ -108,7 +113,10 @@ extension Tool {
         )
         // The readers use the pipes' raw descriptors: the pipes (closed when freed) must outlive the reads.
         withExtendedLifetime((output, errors, process)) {}
-        if timedOut.withLock({ $0 }) { throw ToolTimedOut(tool: self, arguments: arguments, limit: limit) }
+        if timedOut.withLock({ $0 }) {
+            let ranFor = (ended.withLock { $0 } ?? Date()).timeIntervalSince(started)
+            throw ToolTimedOut(tool: self, arguments: arguments, limit: limit, ranFor: ranFor)
+        }
         return run
     }
 
