@@ -78,7 +78,7 @@ public final class ModemCellSource: LocationSource {
     private func handle(_ event: ModemSessionEvent, _ generation: Int) {
         switch event {
         case .modemsChanged(let modems):
-            let usable = modems.contains { $0.state.isUsable && ($0.capabilities?.contains(.threeGPPCell) ?? false) }
+            let usable = modems.contains { $0.problem == nil && ($0.capabilities?.contains(.threeGPPCell) ?? false) }
             guard !usable else { return }
             let reason = modems.isEmpty
                 ? "no modem (ModemManager has none, or is not running)"

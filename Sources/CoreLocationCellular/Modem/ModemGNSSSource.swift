@@ -87,7 +87,7 @@ public final class ModemGNSSSource: LocationSource {
     private func handle(_ event: ModemSessionEvent, _ generation: Int) {
         switch event {
         case .modemsChanged(let modems):
-            let usable = modems.contains { $0.state.isUsable && ($0.capabilities?.contains(.gpsNMEA) ?? false) }
+            let usable = modems.contains { $0.problem == nil && ($0.capabilities?.contains(.gpsNMEA) ?? false) }
             guard !usable else { return }
             let reason = modems.isEmpty
                 ? "no modem (ModemManager has none, or is not running)"
