@@ -143,6 +143,7 @@ let package = Package(
                 "CoreLocation",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
+                "CoreLocationDBus",
                 "CoreLocationGeodesy",
                 "CoreLocationEngine",
                 "CoreLocationSources",

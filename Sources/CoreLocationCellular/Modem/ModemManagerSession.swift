@@ -121,8 +121,14 @@ public actor ModemManagerSession {
 
     public var status: [ModemStatus] { modems.values.sorted { $0.path < $1.path } }
 
-    /// Adds a listener; returns its token for `removeListener`. It gets the modems at once.
-    public func addListener(_ listener: @escaping @Sendable (ModemSessionEvent) -> Void) -> Int {
+    /// Adds a listener (starting the session if needed); returns its token for `removeListener`. It gets the
+    /// modems at once.
+    public func addListener(_ listener: @escaping @Sendable (ModemSessionEvent) -> Void) async -> Int {
+        if consumer == nil {
+            do { try await start() } catch {
+                logger.warning("ModemManager: cannot subscribe", metadata: ["error": "\(error)"])
+            }
+        }
         nextListener += 1
         listeners[nextListener] = listener
         listener(.modemsChanged(status))
