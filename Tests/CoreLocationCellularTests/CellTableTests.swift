@@ -87,23 +87,29 @@ struct CellTableTests {
     @Test func refusesMissingCorruptTruncatedAndForeignFiles() throws {
         let scratch = try CellFixtures.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        #expect(throws: CellError.Code.databaseMissing) {
-            try CellTable(path: scratch.appendingPathComponent("none.sqlite").path)
+        expectCellError(.databaseMissing) {
+            _ = try CellTable(path: scratch.appendingPathComponent("none.sqlite").path)
         }
         let garbage = scratch.appendingPathComponent("garbage.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: garbage)
-        #expect(throws: CellError.Code.databaseInvalid) { try CellTable(path: garbage.path) }
+        expectCellError(.databaseInvalid) { _ = try CellTable(path: garbage.path) }
 
         let path = scratch.appendingPathComponent("cells.sqlite").path
         _ = try CellTableImporter.importCSV(from: CellFixtures.csv, into: path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let truncated = scratch.appendingPathComponent("truncated.sqlite")
         try data.prefix(data.count / 2).write(to: truncated)
-        #expect(throws: CellError.Code.databaseInvalid) { try CellTable(path: truncated.path) }
+        expectCellError(.databaseInvalid) { _ = try CellTable(path: truncated.path) }
         // Importing into a file that is not a cell table refuses to touch it.
-        #expect(throws: CellError.Code.databaseInvalid) {
-            try CellTableImporter.importCSV(from: CellFixtures.csv, into: garbage.path)
+        expectCellError(.databaseInvalid) {
+            _ = try CellTableImporter.importCSV(from: CellFixtures.csv, into: garbage.path)
         }
         #expect(try Data(contentsOf: garbage) == Data(repeating: 0x41, count: 4096))
     }
+}
+
+/// Expects `body` to throw a `CellError` with `code`.
+func expectCellError(_ code: CellError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    let error = #expect(throws: CellError.self, sourceLocation: sourceLocation) { try body() }
+    #expect(error?.code == code, sourceLocation: sourceLocation)
 }

@@ -13,9 +13,15 @@ public struct ModemSourceURL: Sendable, Hashable {
     /// Nil when `text` is not a `modem:` URL.
     public init?(_ text: String) {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "modem:", "modem": (gnss, cell) = (true, true)
-        case "modem:gnss": (gnss, cell) = (true, false)
-        case "modem:cell": (gnss, cell) = (false, true)
+        case "modem:", "modem":
+            gnss = true
+            cell = true
+        case "modem:gnss":
+            gnss = true
+            cell = false
+        case "modem:cell":
+            gnss = false
+            cell = true
         default: return nil
         }
     }

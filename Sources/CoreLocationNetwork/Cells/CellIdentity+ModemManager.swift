@@ -46,7 +46,7 @@ extension CellIdentity {
         guard lac != Self.reservedLAC else { throw fail("LAC FFFE is reserved (no valid location area)") }
         let cellID = try hex(fields[3], "CI", maximum: Self.maximumCellID)
         guard cellID != 0 else { throw fail("cell id 0 (not registered)") }
-        let tac = fields.count == 5 ? try hex(fields[4], "TAC", maximum: Self.maximumTAC) : 0
+        let tac = try fields.count == 5 ? hex(fields[4], "TAC", maximum: Self.maximumTAC) : 0
         guard lac != 0 || tac != 0 else { throw fail("neither a LAC nor a TAC") }
         self.init(
             radio: radio, mcc: mcc, mnc: mnc, mncHasThreeDigits: fields[1].count == 3, lac: lac, cellID: cellID,
