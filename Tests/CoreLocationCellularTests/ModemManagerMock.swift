@@ -51,7 +51,7 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw PrivateBus.Failure(description: "the modemmanager mock did not start")
+        throw MockFailure(description: "the modemmanager mock did not start")
     }
 
     /// SIGKILL (ModemManager crashing), waiting (bounded) for the exit.
@@ -67,7 +67,7 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
     func drive(_ arguments: String...) throws -> String {
         let (status, output) = try bus.runScript(Self.driver, arguments: arguments)
         guard status == 0 else {
-            throw PrivateBus.Failure(description: "driver.py \(arguments.joined(separator: " ")): \(output)")
+            throw MockFailure(description: "driver.py \(arguments.joined(separator: " ")): \(output)")
         }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -82,5 +82,9 @@ func eventually(_ what: String, _ condition: () async throws -> Bool) async thro
         try await Task.sleep(for: .milliseconds(20))
     }
     Issue.record("timed out waiting: \(what)")
-    throw PrivateBus.Failure(description: "timed out waiting: \(what)")
+    throw MockFailure(description: "timed out waiting: \(what)")
+}
+
+struct MockFailure: Error, CustomStringConvertible {
+    var description: String
 }
