@@ -99,9 +99,9 @@ extension LocationCtl.Cells {
         func run() throws {
             do {
                 let identity = try CellIdentity(modemManager: cell, radio: radio.flatMap { CellRadio(csvName: $0.uppercased()) })
-                let table = try CellTable(path: table.path)
-                guard let found = try table.lookup(identity) else {
-                    throw CellError(.unknownCell, "\(identity): not in \(table.path)")
+                let cells = try CellTable(path: table.path)
+                guard let found = try cells.lookup(identity) else {
+                    throw CellError(.unknownCell, "\(identity): not in \(cells.path)")
                 }
                 print(
                     "\(identity): \(String(format: "%.6f", found.latitude)), \(String(format: "%.6f", found.longitude))"
