@@ -113,3 +113,15 @@ func expectCellError(_ code: CellError.Code, sourceLocation: SourceLocation = #_
     let error = #expect(throws: CellError.self, sourceLocation: sourceLocation) { try body() }
     #expect(error?.code == code, sourceLocation: sourceLocation)
 }
+
+struct ModemSourceURLTests {
+    @Test func modemURLs() {
+        #expect(ModemSourceURL("modem:") == ModemSourceURL("modem"))
+        #expect(ModemSourceURL("modem:")?.gnss == true)
+        #expect(ModemSourceURL("modem:")?.cell == true)
+        #expect(ModemSourceURL("modem:gnss")?.cell == false)
+        #expect(ModemSourceURL("MODEM:cell")?.gnss == false)
+        #expect(ModemSourceURL("modem:wifi") == nil)
+        #expect(ModemSourceURL("gpsd://localhost") == nil)
+    }
+}

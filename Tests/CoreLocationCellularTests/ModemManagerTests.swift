@@ -71,6 +71,21 @@ struct ModemManagerTests {
         #expect(fixes == expected)
         #expect(fixes.first?.latitude ?? 0 < -37.78)  // Hamilton, New Zealand
 
+        // Garbage from the modem (bad checksums, truncated sentences, noise): no fix, no crash, still listening.
+        let scratch = try CellFixtures.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let garbage = scratch.appendingPathComponent("garbage.nmea")
+        try """
+            $GPGGA,030723.000,3747.0877,S,17518.8933,E,1,08,1.1,60.1,M,23.7,M,,0000*00
+            $GPRMC,030723.000,A,3747.08
+            GPGGA,,,,,
+            $\u{7F}\u{01}xx*ZZ
+            """.write(to: garbage, atomically: true, encoding: .utf8)
+        try mock.drive("nmea", path, garbage.path)
+        try mock.drive("cell", path, "262,01,0,1A60103,2B67")  // a later update: the garbage was handled before it
+        try await eventually("the modem's serving cell") { await modem(path)?.servingCell != nil }
+        #expect(source.fixCount == expected.count)
+
         // The last client leaves: the earlier setup (nothing enabled, no signals) comes back.
         source.stop()
         try await eventually("the restoring Setup") { try await setupCalls(path).count == 2 }
