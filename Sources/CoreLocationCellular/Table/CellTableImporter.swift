@@ -116,11 +116,11 @@ public enum CellTableImporter {
             }
         }
         if fresh {
-            do {
-                _ = try FileManager.default.replaceItemAt(
-                    URL(fileURLWithPath: tablePath), withItemAt: URL(fileURLWithPath: workPath))
-            } catch {
-                throw CellError(.importFailed, "\(tablePath): cannot be written: \(error)", underlying: error)
+            // rename(2): atomic, and (unlike FileManager.replaceItemAt on Linux) fine when the target is absent.
+            guard rename(workPath, tablePath) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(atPath: workPath)
+                throw CellError(.importFailed, "\(tablePath): cannot be written: \(reason)")
             }
         }
         return report
