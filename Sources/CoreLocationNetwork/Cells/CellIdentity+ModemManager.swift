@@ -31,7 +31,7 @@ extension CellIdentity {
             return value
         }
         func hex(_ field: String, _ name: String, maximum: Int) throws -> Int {
-            guard (1...9).contains(field.count), field.allSatisfy(\.isHexDigit), let value = Int(field, radix: 16) else {
+            guard (1...15).contains(field.count), field.allSatisfy(\.isHexDigit), let value = Int(field, radix: 16) else {
                 throw fail("\(name) '\(field)' is not hexadecimal")
             }
             guard value <= maximum else {
