@@ -63,7 +63,9 @@ public final class CellTable: Sendable {
     /// - Throws: `CellError(.databaseInvalid)` when the file is damaged where the cell is.
     public func lookup(_ cell: CellIdentity) throws -> CellLocation? {
         do {
-            return try queue.read { db in
+            // inDatabase, not read: the connection is read-only already, and `read` wraps every call in
+            // `PRAGMA query_only` on and off (two more statements per look-up).
+            return try queue.inDatabase { db in
                 let statement = try db.cachedStatement(
                     sql: """
                         SELECT radio, lat, lon, range, samples FROM cells
