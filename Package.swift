@@ -77,6 +77,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Cell positioning and the modem's GNSS (issue 18): the offline cell table (GRDB, OpenCelliD's CSV layout) and
+        // ModemManager over D-Bus (docs/decisions/0034, 0035).
+        .target(
+            name: "CoreLocationCellular",
+            dependencies: [
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationNetwork", "CoreLocationSources",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocationStorage",
             dependencies: [
@@ -131,6 +142,8 @@ let package = Package(
             dependencies: [
                 "CoreLocation",
                 "CoreLocationNetwork",
+                "CoreLocationCellular",
+                "CoreLocationDBus",
                 "CoreLocationGeodesy",
                 "CoreLocationEngine",
                 "CoreLocationSources",
@@ -274,6 +287,15 @@ let package = Package(
             dependencies: [
                 "CoreLocationNetwork", "CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationEngine",
                 "CoreLocationSources",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationCellularTests",
+            dependencies: [
+                "CoreLocationCellular", "CoreLocationNetwork", "CoreLocationDBus", "CoreLocationDBusTestSupport",
+                "CoreLocationEngine", "CoreLocationSources",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

@@ -24,12 +24,14 @@ fi
 
 rm -rf "$ROOT"
 install -d "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/lib/systemd/system" "$ROOT/usr/lib/systemd/user" \
-    "$ROOT/etc/corelocation" "$ROOT/usr/share/doc/corelocation"
+    "$ROOT/etc/corelocation" "$ROOT/usr/share/doc/corelocation" "$ROOT/usr/share/polkit-1/rules.d"
 install -m 0755 "$BINARIES/locationd" "$BINARIES/locationctl" "$ROOT/usr/bin/"
 install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$ROOT/lib/systemd/system/"
 install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/locationd.service \
     packaging/systemd/user/corelocation-agent.service "$ROOT/usr/lib/systemd/user/"
 install -m 0644 packaging/locationd.conf "$ROOT/etc/corelocation/locationd.conf"
+# ModemManager's location needs polkit's yes for locationd's user (docs/decisions/0035).
+install -m 0644 packaging/polkit/50-corelocation-modemmanager.rules "$ROOT/usr/share/polkit-1/rules.d/"
 install -m 0644 docs/locationd-protocol.md docs/decisions/0010-locationd.md docs/decisions/0011-locationd-threat-model.md \
     "$ROOT/usr/share/doc/corelocation/"
 install -m 0644 NOTICE "$ROOT/usr/share/doc/corelocation/NOTICE"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreLocationCellular
 import CoreLocationNetwork
 import CoreLocation
 import Foundation
@@ -59,6 +60,7 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         for text in sources {
+            if ModemSourceURL(text) != nil { continue }
             let spec: SourceSpec
             do {
                 spec = try SourceSpec.parse(text)
@@ -119,10 +121,15 @@ struct SourceOptions: ParsableArguments {
             )
         } else if !self.sources.isEmpty {
             // A source named on the command line that cannot be made is an error, not a silent skip.
-            sources = try self.sources.map {
-                var spec = try SourceSpec.parse($0)
+            for text in self.sources {
+                if let modem = ModemSourceURL(text) {  // modem:, modem:gnss, modem:cell (ModemManager, decision 0035)
+                    sources += try modem.makeSources(
+                        environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
+                    continue
+                }
+                var spec = try SourceSpec.parse(text)
                 if timeline != nil, case .nmea(.file(let path, _)) = spec { spec = .nmea(.file(path: path, pace: .realTime)) }
-                return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
+                sources.append(try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger))
             }
         } else if throughDaemon,
             let daemon = LocationRuntime.daemonClient(
@@ -159,6 +166,7 @@ struct SourceOptions: ParsableArguments {
         case .fixed: return nil
         case nil: break
         }
+        if sources.contains(where: { ModemSourceURL($0) != nil }) { return nil }
         let specs = try sources.map { try SourceSpec.parse($0) }
         var paces: [NMEAInput.ReplayPace] = []
         for spec in specs {

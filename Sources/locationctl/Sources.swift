@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationCellular
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources
@@ -35,7 +36,7 @@ extension LocationCtl {
         func validate() throws {
             guard wait >= 0, wait <= 60 else { throw ValidationError("--wait must be between 0 and 60 seconds") }
             guard format == .text || format == .json else { throw ValidationError("sources prints text or json") }
-            for text in sources {
+            for text in sources where ModemSourceURL(text) == nil {
                 do { _ = try SourceSpec.parse(text) } catch { throw ValidationError("--source \(error)") }
             }
         }
@@ -46,7 +47,7 @@ extension LocationCtl {
                 guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
                 return try LocationdClient.printSources(status, json: format == .json)
             }
-            let specs = try sources.map(SourceSpec.parse)
+            let specs = try sources.filter { ModemSourceURL($0) == nil }.map(SourceSpec.parse)
             let selection = try SourceSelection.resolve(
                 commandLine: specs, environment: ProcessInfo.processInfo.environment
             )
@@ -56,6 +57,8 @@ extension LocationCtl {
             }
             // With no --source, the network sources the in-process runtime adds (IP, Wi-Fi) are listed too.
             let network = sources.isEmpty ? NetworkSourceRows.inspect(environment: ProcessInfo.processInfo.environment) : nil
+            // Modems known to ModemManager (none listed when it is not running).
+            let modems = await ModemSourceRows.inspect(environment: ProcessInfo.processInfo.environment)
             let origin: String
             switch selection.origin {
             case .commandLine: origin = "--source"
@@ -68,7 +71,7 @@ extension LocationCtl {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
-                let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports, network: network))
+                let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports, network: network, modems: modems))
                 print(String(decoding: data, as: UTF8.self))
             default:
                 print("Configured by: \(origin)")
@@ -82,6 +85,7 @@ extension LocationCtl {
                 }
                 for report in reports { print(report.text) }
                 for row in network ?? [] { print(row.text) }
+                for row in modems ?? [] { print(row.text) }
             }
         }
     }
@@ -92,6 +96,8 @@ struct SourcesDocument: Encodable {
     var sources: [SourceReport]
     /// IP and Wi-Fi positioning (`locationctl network`); absent when sources were named with --source.
     var network: [NetworkSourceRows]?
+    /// ModemManager's modems (docs/decisions/0035); absent when ModemManager is not running.
+    var modems: [ModemSourceRows]?
 }
 
 /// What `locationctl sources` says about one source.

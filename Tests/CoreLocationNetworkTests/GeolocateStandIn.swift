@@ -59,8 +59,16 @@ final class GeolocateStandIn: @unchecked Sendable {
                 var signalStrength: Int
                 var frequency: Int?
             }
+            struct CellTower: Decodable {
+                var radioType: String?
+                var mobileCountryCode: Int
+                var mobileNetworkCode: Int
+                var locationAreaCode: Int
+                var cellId: Int
+            }
             var considerIp: Bool?
             var wifiAccessPoints: [AccessPoint]?
+            var cellTowers: [CellTower]?
         }
         var path: String
         var userAgent: String?

@@ -104,6 +104,42 @@ struct WiFiGeolocatorTests {
         #expect(try standIn.requests().isEmpty)
     }
 
+    @Test func cellsTravelInTheSameRequestAndAloneAreEnough() async throws {
+        try consent()
+        let geolocator = geolocator()
+        let lte = try CellIdentity(modemManager: "262,01,0,1A60103,2B67", radio: .lte)
+        // Wi-Fi and the serving cell in one request: the stand-in answers from Wi-Fi (three known APs).
+        _ = try await geolocator.locate(Self.scan, cells: [lte])
+        let first = try #require(try standIn.requests().first?.body)
+        #expect(first.wifiAccessPoints?.count == 3)
+        let tower = try #require(first.cellTowers?.first)
+        #expect(first.cellTowers?.count == 1)
+        #expect(tower.radioType == "lte")
+        #expect(tower.mobileCountryCode == 262)
+        #expect(tower.mobileNetworkCode == 1)
+        #expect(tower.locationAreaCode == 0x2B67)  // the TAC: the LAC is 0 on LTE
+        #expect(tower.cellId == 0x1A60103)
+        // Elsewhere, one access point only: the cell alone is asked (no wifiAccessPoints), after the rate limit.
+        let gsm = try CellIdentity(modemManager: "262,01,1A2B,4E21,0", radio: .gsm)
+        await expectAsyncError(.rateLimited) { try await geolocator.locate([accessPoint(9, -50)], cells: [gsm]) }
+        scheduler.advance(by: 61)
+        let reply = try await geolocator.locate([accessPoint(9, -50)], cells: [gsm])
+        #expect(reply.location.lat == 52.5180)
+        #expect(reply.location.lng == 13.3760)
+        #expect(reply.accuracy == 3000)
+        let second = try #require(try standIn.requests().last?.body)
+        #expect(second.wifiAccessPoints == nil)
+        #expect(second.cellTowers?.first?.radioType == "gsm")
+        #expect(second.cellTowers?.first?.locationAreaCode == 0x1A2B)
+        // The same serving cell again, still without Wi-Fi: the cache answers, nothing sent.
+        #expect(try await geolocator.locate([], cells: [gsm]) == reply)
+        #expect(try standIn.requests().count == 2)
+        // A cell the service does not know: 404, notFound.
+        scheduler.advance(by: 61)
+        let unknown = try CellIdentity(modemManager: "262,01,1A2B,4E23,0", radio: .gsm)
+        await expectAsyncError(.notFound) { try await geolocator.locate([], cells: [unknown]) }
+    }
+
     @Test func theCacheAndTheRateLimitHoldRequestsBack() async throws {
         try consent()
         let geolocator = geolocator()

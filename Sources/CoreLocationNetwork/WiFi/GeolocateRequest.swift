@@ -10,16 +10,36 @@ public struct GeolocateRequest: Codable, Sendable, Hashable {
         public var age: Int?
     }
 
-    public var considerIp: Bool
-    public var wifiAccessPoints: [AccessPoint]
+    /// Ichnaea's `cellTowers` entry: `locationAreaCode` is the LAC (GSM, UMTS) or the TAC (LTE, NR).
+    public struct CellTower: Codable, Sendable, Hashable {
+        public var radioType: String?
+        public var mobileCountryCode: Int
+        public var mobileNetworkCode: Int
+        public var locationAreaCode: Int
+        public var cellId: Int
 
-    public init(accessPoints: [WiFiAccessPoint]) {
+        public init(_ cell: CellIdentity) {
+            radioType = cell.radio?.ichnaeaName
+            mobileCountryCode = cell.mcc
+            mobileNetworkCode = cell.mnc
+            locationAreaCode = cell.area
+            cellId = cell.cellID
+        }
+    }
+
+    public var considerIp: Bool
+    public var wifiAccessPoints: [AccessPoint]?
+    /// The serving cell (and any neighbours the modem reports); absent when there is none.
+    public var cellTowers: [CellTower]?
+
+    public init(accessPoints: [WiFiAccessPoint], cells: [CellIdentity] = []) {
         considerIp = false
-        wifiAccessPoints = accessPoints.map {
+        wifiAccessPoints = accessPoints.isEmpty ? nil : accessPoints.map {
             AccessPoint(
                 macAddress: $0.bssid, signalStrength: $0.signalDBm, frequency: $0.frequency > 0 ? $0.frequency : nil,
                 age: $0.ageMilliseconds > 0 ? $0.ageMilliseconds : nil)
         }
+        cellTowers = cells.isEmpty ? nil : cells.map(CellTower.init)
     }
 
     public func encoded() throws -> Data {

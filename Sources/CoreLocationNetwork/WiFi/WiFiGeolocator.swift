@@ -24,6 +24,7 @@ public final class WiFiGeolocator: Sendable {
 
     private struct CacheEntry {
         var bssids: Set<String>
+        var cells: Set<CellIdentity>
         var reply: GeolocateReply
         var at: Double
     }
@@ -63,11 +64,19 @@ public final class WiFiGeolocator: Sendable {
         return common >= WiFiAccessPointFilter.minimumCount && common * 2 >= min(a.count, b.count)
     }
 
-    /// Where the scan was made.
+    /// Whether a cached answer fits: the same place by Wi-Fi, or — when the query has too few access points to
+    /// say — the same serving cell.
+    private static func answers(_ entry: CacheEntry, bssids: Set<String>, cells: Set<CellIdentity>) -> Bool {
+        if similar(entry.bssids, bssids) { return true }
+        return bssids.count < WiFiAccessPointFilter.minimumCount && !cells.isEmpty && !entry.cells.isDisjoint(with: cells)
+    }
+
+    /// Where the scan was made, with the modem's serving cell(s) in the same request (Ichnaea's `cellTowers`).
+    /// Cells alone are enough to ask; Wi-Fi alone needs two usable access points.
     ///
     /// - Throws: `.notConsented` (nothing sent), `.tooFewAccessPoints`, `.rateLimited`, `.notFound` (the service
     ///   does not know these access points), `.serviceFailed`, `.invalidReply`.
-    public func locate(_ scan: [WiFiAccessPoint]) async throws -> GeolocateReply {
+    public func locate(_ scan: [WiFiAccessPoint], cells: [CellIdentity] = []) async throws -> GeolocateReply {
         let stored = settings.load()
         guard stored.wifiPositioning else {
             throw NetworkSourceError(.notConsented, "Wi-Fi positioning is off (turn it on: locationctl network wifi on)")
@@ -75,16 +84,20 @@ public final class WiFiGeolocator: Sendable {
         guard let url = URL(string: stored.effectiveGeolocateURL), url.scheme == "https" || url.scheme == "http" else {
             throw NetworkSourceError(.serviceFailed, "\(stored.effectiveGeolocateURL) is not an http(s) URL")
         }
-        let usable = WiFiAccessPointFilter.usable(scan)
-        guard usable.count >= WiFiAccessPointFilter.minimumCount else {
+        var usable = WiFiAccessPointFilter.usable(scan)
+        if usable.count < WiFiAccessPointFilter.minimumCount, !cells.isEmpty { usable = [] }
+        guard usable.count >= WiFiAccessPointFilter.minimumCount || !cells.isEmpty else {
             throw NetworkSourceError(
                 .tooFewAccessPoints, "\(usable.count) usable access point(s) of \(scan.count); at least 2 are needed")
         }
         let bssids = Set(usable.map(\.bssid))
+        let cellSet = Set(cells)
         let now = scheduler.now
         let decision = state.withLock { state -> Result<GeolocateReply?, NetworkSourceError> in
             state.cache.removeAll { now - $0.at > configuration.cacheLifetime }
-            if let hit = state.cache.last(where: { Self.similar($0.bssids, bssids) }) { return .success(hit.reply) }
+            if let hit = state.cache.last(where: { Self.answers($0, bssids: bssids, cells: cellSet) }) {
+                return .success(hit.reply)
+            }
             guard now >= state.nextAllowed else {
                 let wait = Int((state.nextAllowed - now).rounded(.up))
                 return .failure(NetworkSourceError(.rateLimited, "the next geolocate request is allowed in \(wait) s"))
@@ -94,7 +107,7 @@ public final class WiFiGeolocator: Sendable {
             return .success(nil)
         }
         if let cached = try decision.get() { return cached }
-        let body = try GeolocateRequest(accessPoints: usable).encoded()
+        let body = try GeolocateRequest(accessPoints: usable, cells: cells).encoded()
         let status: Int
         let reply: Data
         do {
@@ -107,12 +120,13 @@ public final class WiFiGeolocator: Sendable {
         switch status {
         case 200:
             let answer = try GeolocateReply.decode(reply)
-            state.withLock { $0.cache.append(CacheEntry(bssids: bssids, reply: answer, at: now)) }
+            state.withLock { $0.cache.append(CacheEntry(bssids: bssids, cells: cellSet, reply: answer, at: now)) }
             logger.debug("Wi-Fi location", metadata: ["latitude": "\(answer.location.lat)",
                 "longitude": "\(answer.location.lng)", "accuracy": "\(answer.accuracy)"])
             return answer
         case 404:
-            throw NetworkSourceError(.notFound, "the service does not know these \(usable.count) access points")
+            throw NetworkSourceError(
+                .notFound, "the service does not know these \(usable.count) access points and \(cells.count) cell(s)")
         case 429:
             backOff(configuration.rateLimitedBackoff)
             throw NetworkSourceError(.rateLimited, "the service says: too many requests (429)")

@@ -2,8 +2,9 @@
 """A local stand-in for an Ichnaea geolocate service (POST /v1/geolocate), for tests and the benchmark.
 
 It solves positions from a made-up access-point map (JSON: {"aa:bb:..": [lat, lon], ...}) as the
-signal-weighted centroid of the known access points (weight 10^(dBm/20), i.e. amplitude), answers 404 when
-fewer than two are known (as Ichnaea does), records every request (method, path, User-Agent, body) as one
+signal-weighted centroid of the known access points (weight 10^(dBm/20), i.e. amplitude); with fewer than two
+known, from the first known cell of `cellTowers` (map keys "cell/RADIO/MCC/MNC/AREA/CID": [lat, lon, range]);
+answers 404 when neither gives a position (as Ichnaea does), records every request (method, path, User-Agent, body) as one
 JSON line in the log, and injects faults: POST /control {"fault": "404"|"400"|"429"|"500"|"503"|"slow"|
 "malformed"|"none", "times": N} makes the next N geolocate requests fail that way (N absent: until changed).
 
@@ -30,7 +31,7 @@ def solve(body):
         if position is not None:
             known.append((position, 10 ** (float(ap.get("signalStrength", -80)) / 20)))
     if len(known) < 2:
-        return None
+        return solve_cells(body)
     total = sum(w for _, w in known)
     lat = sum(p[0] * w for p, w in known) / total
     lon = sum(p[1] * w for p, w in known) / total
@@ -41,6 +42,18 @@ def solve(body):
         dx = (p[1] - lon) * 111_320 * math.cos(math.radians(lat))
         spread += w * (dx * dx + dy * dy)
     return {"location": {"lat": lat, "lng": lon}, "accuracy": max(20.0, math.sqrt(spread / total))}
+
+
+def solve_cells(body):
+    """Ichnaea's cell answer: the first known tower of `cellTowers`, its range as the accuracy. Cells are in the map
+    as "cell/RADIO/MCC/MNC/AREA/CID": [lat, lon, range] (RADIO as Ichnaea's radioType, or "any")."""
+    for tower in body.get("cellTowers", []) or []:
+        numbers = [tower.get(k) for k in ("mobileCountryCode", "mobileNetworkCode", "locationAreaCode", "cellId")]
+        for radio in (tower.get("radioType"), "any"):
+            position = access_points.get("cell/%s/%s/%s/%s/%s" % tuple([radio] + numbers))
+            if position is not None:
+                return {"location": {"lat": position[0], "lng": position[1]}, "accuracy": float(position[2])}
+    return None
 
 
 class Handler(BaseHTTPRequestHandler):

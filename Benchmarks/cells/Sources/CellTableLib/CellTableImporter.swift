@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationCellular/Table/CellTableImporter.swift

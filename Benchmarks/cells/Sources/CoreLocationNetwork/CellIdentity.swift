@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationNetwork/Cells/CellIdentity.swift
