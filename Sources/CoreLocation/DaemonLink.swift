@@ -278,7 +278,7 @@ extension DaemonLink {
     /// One pending event from the daemon: handed to every taker unless this process handed it
     /// already (the daemon sends again what was not acknowledged); acknowledged once all returned.
     private func receivePending(_ sequence: UInt64, _ notice: RegionNotice?) {
-        enum Step {
+        enum Step: Sendable {
             case hand([PendingConsumer])
             case acknowledgeAgain(UInt64, DaemonConnection?)
             case wait

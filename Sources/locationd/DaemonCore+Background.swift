@@ -220,11 +220,11 @@ extension DaemonCore {
     /// considered for a launch (retries with backoff).
     func startBackgroundSweep() {
         guard backgroundStore != nil else { return }
-        let timer = DispatchSource.makeTimerSource(queue: backgroundQueue)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [weak self] in self?.sweep() }
-        timer.resume()
-        backgroundTimer.withLock { $0 = timer }
+        backgroundQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self else { return }
+            self.sweep()
+            self.startBackgroundSweep()
+        }
     }
 
     private func sweep() {

@@ -69,7 +69,6 @@ final class DaemonCore: Sendable {
     /// Launch decisions and the sweep, one at a time.
     let backgroundQueue = DispatchQueue(label: "locationd.background")
     let backgroundMemory = Mutex(BackgroundMemory())
-    let backgroundTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,

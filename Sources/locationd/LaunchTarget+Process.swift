@@ -43,13 +43,12 @@ extension LaunchTarget {
     }
 
     /// Why the target must not be launched now, or nil: the executable must be the file that
-    /// registered (same device, inode, size, modification time and owner) and belong to the
-    /// daemon's user.
+    /// registered (same device, inode, size, modification time and owner), and the target the
+    /// daemon's user's.
     func refusal(daemonUID: UInt32) -> String? {
         if uid != daemonUID { return "other-user" }
         guard let now = FileFingerprint.of(executable) else { return "missing" }
         if now != fingerprint { return "replaced" }
-        if now.owner != uid && now.owner != 0 { return "replaced" }
         return nil
     }
 }
@@ -58,7 +57,7 @@ extension FileFingerprint {
     /// The file's fingerprint (following no symbolic link: /proc/PID/exe names the real file).
     static func of(_ path: String) -> FileFingerprint? {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(path, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else { return nil }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         return FileFingerprint(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified,
