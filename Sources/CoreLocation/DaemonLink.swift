@@ -34,7 +34,8 @@ package final class DaemonLink: Sendable {
         /// Pending events that came while no taker was registered.
         var pendingQueue: [(sequence: UInt64, notice: RegionNotice?)] = []
         /// The highest pending event handed to the takers, and the highest they all returned from:
-        /// a number at or below `pendingHanded` is never handed again (exactly once per process).
+        /// a number at or below `pendingHanded` is never handed again in this process, and the
+        /// daemon is told before the hand-over so that no later process gets it (decision 0026).
         var pendingHanded: UInt64 = 0
         var pendingDone: UInt64 = 0
     }
@@ -279,7 +280,7 @@ extension DaemonLink {
     /// already (the daemon sends again what was not acknowledged); acknowledged once all returned.
     private func receivePending(_ sequence: UInt64, _ notice: RegionNotice?) {
         enum Step: Sendable {
-            case hand([PendingConsumer])
+            case hand([PendingConsumer], DaemonConnection?)
             case acknowledgeAgain(UInt64, DaemonConnection?)
             case wait
         }
@@ -292,14 +293,17 @@ extension DaemonLink {
                 return .wait
             }
             state.pendingHanded = sequence
-            return .hand(state.pendingConsumers.sorted { $0.key < $1.key }.map(\.value))
+            return .hand(state.pendingConsumers.sorted { $0.key < $1.key }.map(\.value), state.connection)
         }
         switch step {
         case let .acknowledgeAgain(done, connection):
             connection?.send(.acknowledgePending(sequence: done))
         case .wait:
             break
-        case let .hand(consumers):
+        case let .hand(consumers, connection):
+            // In the kernel's socket buffer before any delegate runs: a later process of the app is
+            // not handed it again, even if this one is killed during the call.
+            connection?.send(.handingPending(sequence: sequence))
             guard let notice else { return pendingReturned(sequence) }
             let remaining = Mutex(consumers.count)
             for consumer in consumers {

@@ -82,7 +82,12 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// The app set a delegate that can take its pending events (regions: a `CLLocationManager`
     /// with a delegate): the daemon sends them as `pending` events, oldest first (decision 0026).
     case receivePending
-    /// The delegate returned for every pending event up to and including `sequence`.
+    /// The library is about to hand pending event `sequence` (and every earlier one) to its
+    /// delegates: written to the socket before the first delegate call, so the daemon never sends it
+    /// to a later process of the app (a delegate is called once per event, even when the process is
+    /// killed during the call; decision 0026).
+    case handingPending(sequence: UInt64)
+    /// The delegates returned for every pending event up to and including `sequence`.
     case acknowledgePending(sequence: UInt64)
     /// The launch targets and the history (`locationctl background`); replied with `.background`.
     case background

@@ -123,21 +123,26 @@ extension DaemonCore {
         }
     }
 
-    /// Sends the peer every pending event it was not sent yet, in order (one sender at a time per
-    /// app, so a connection sees increasing numbers).
+    /// Sends the peer every pending event it was not sent yet, in order: on `backgroundQueue`, so
+    /// one sender at a time puts them on the connection (its writes keep that order), and never
+    /// under a lock (a write may close the channel and detach the peer on the spot).
     func sendPending(of app: App, to peer: Peer) {
-        guard let backgroundStore else { return }
-        app.pendingSent.withLock { sent in
+        backgroundQueue.async { [self] in
+            guard let backgroundStore else { return }
             let events: [PendingEvent]
             do { events = try backgroundStore.pending(uid: app.key.uid, appID: app.key.appID) } catch {
                 logger.error("Cannot read pending events", metadata: ["app": "\(app.key)", "error": "\(error)"])
                 return
             }
-            let through = sent[peer.id] ?? 0
-            for event in events where event.sequence > through {
+            let due = app.pendingSent.withLock { sent -> [PendingEvent] in
+                let through = sent[peer.id] ?? 0
+                let due = events.filter { $0.sequence > through }
+                if let last = due.last { sent[peer.id] = last.sequence }
+                return due
+            }
+            for event in due {
                 let notice = try? JSONDecoder().decode(RegionNotice.self, from: event.payload)
                 peer.sendEvent(.pending(sequence: event.sequence, kind: event.kind, region: notice))
-                sent[peer.id] = event.sequence
             }
         }
     }

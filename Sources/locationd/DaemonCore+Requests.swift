@@ -60,7 +60,7 @@ extension DaemonCore {
         case .receivePending:
             receivePending(peer: peer, app: app)
             reply(.ok)
-        case let .acknowledgePending(sequence):
+        case let .handingPending(sequence), let .acknowledgePending(sequence):
             acknowledgePending(sequence, peer: peer, app: app)
         case .background:
             reply(backgroundStatus(for: peer))
