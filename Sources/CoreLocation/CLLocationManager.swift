@@ -37,6 +37,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     let runtime: LocationRuntime
     let target: CallbackTarget
+    /// This manager's registration for the daemon's pending events (CLLocationManager+Background).
+    let pendingConsumer = Mutex<UInt64?>(nil)
     let state = Mutex(State())
     private let clientBox = Mutex<ClientID?>(nil)
 
@@ -61,6 +63,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         if let client = clientBox.withLock({ $0 }) {
             runtime.send(.unregister, from: client)
         }
+        stopReceivingPending()
     }
 
     var client: ClientID? { clientBox.withLock { $0 } }
@@ -77,6 +80,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         set {
             let reference = DelegateReference(value: newValue)
             state.withLock { $0.delegate = reference }
+            if newValue != nil { startReceivingPending() }
         }
     }
 

@@ -28,7 +28,19 @@ package final class DaemonLink: Sendable {
         /// session-only grant, is asked again instead of the app reading "not determined".
         var requestedAuthorization: Bool?
         var reconnects = 0
+        /// Takers of pending events (managers with a delegate), by registration number.
+        var pendingConsumers: [UInt64: PendingConsumer] = [:]
+        var nextConsumer: UInt64 = 0
+        /// Pending events that came while no taker was registered.
+        var pendingQueue: [(sequence: UInt64, notice: RegionNotice?)] = []
+        /// The highest pending event handed to the takers, and the highest they all returned from:
+        /// a number at or below `pendingHanded` is never handed again in this process, and the
+        /// daemon is told before the hand-over so that no later process gets it (decision 0026).
+        var pendingHanded: UInt64 = 0
+        var pendingDone: UInt64 = 0
     }
+
+    package typealias PendingConsumer = @Sendable (RegionNotice, @escaping @Sendable () -> Void) -> Void
 
     package let path: String
     let label: String
@@ -150,6 +162,8 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
+        case let .event(_, .pending(sequence, _, region)):
+            receivePending(sequence, region)
         case let .event(_, .prompt(id, question)):
             answerPrompt(id, question, on: connection)
         case let .error(error):
@@ -227,6 +241,7 @@ package final class DaemonLink: Sendable {
                 connection.send(.command(client: id, command: .requestLocation(request)))
             }
         }
+        if state.withLock({ !$0.pendingConsumers.isEmpty }) { connection.send(.receivePending) }
         let requested = state.withLock { $0.requestedAuthorization }
         if connection.hello.authorization.level == .notDetermined, let always = requested {
             // The grant was session-only (Allow Once, a default policy) and died with the daemon:
@@ -238,6 +253,76 @@ package final class DaemonLink: Sendable {
         }
         state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
         logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
+    }
+}
+
+// MARK: Pending events (decision 0026)
+
+extension DaemonLink {
+    /// Registers a taker of pending events; the first one tells the daemon to send them.
+    package func addPendingConsumer(_ consumer: @escaping PendingConsumer) -> UInt64 {
+        let (id, first, connection, queued) = state.withLock { state in
+            state.nextConsumer += 1
+            state.pendingConsumers[state.nextConsumer] = consumer
+            defer { state.pendingQueue.removeAll() }
+            return (state.nextConsumer, state.pendingConsumers.count == 1, state.connection, state.pendingQueue)
+        }
+        for event in queued { receivePending(event.sequence, event.notice) }
+        if first { connection?.send(.receivePending) }
+        return id
+    }
+
+    package func removePendingConsumer(_ id: UInt64) {
+        state.withLock { $0.pendingConsumers[id] = nil }
+    }
+
+    /// One pending event from the daemon: handed to every taker unless this process handed it
+    /// already (the daemon sends again what was not acknowledged); acknowledged once all returned.
+    private func receivePending(_ sequence: UInt64, _ notice: RegionNotice?) {
+        enum Step: Sendable {
+            case hand([PendingConsumer], DaemonConnection?)
+            case acknowledgeAgain(UInt64, DaemonConnection?)
+            case wait
+        }
+        let step = state.withLock { state -> Step in
+            if sequence <= state.pendingHanded {
+                return sequence <= state.pendingDone ? .acknowledgeAgain(state.pendingDone, state.connection) : .wait
+            }
+            if state.pendingConsumers.isEmpty {
+                state.pendingQueue.append((sequence, notice))
+                return .wait
+            }
+            state.pendingHanded = sequence
+            return .hand(state.pendingConsumers.sorted { $0.key < $1.key }.map(\.value), state.connection)
+        }
+        switch step {
+        case let .acknowledgeAgain(done, connection):
+            connection?.send(.acknowledgePending(sequence: done))
+        case .wait:
+            break
+        case let .hand(consumers, connection):
+            // In the kernel's socket buffer before any delegate runs: a later process of the app is
+            // not handed it again, even if this one is killed during the call.
+            connection?.send(.handingPending(sequence: sequence))
+            guard let notice else { return pendingReturned(sequence) }
+            let remaining = Mutex(consumers.count)
+            for consumer in consumers {
+                consumer(notice) { [weak self] in
+                    if remaining.withLock({ count -> Bool in
+                        count -= 1
+                        return count == 0
+                    }) { self?.pendingReturned(sequence) }
+                }
+            }
+        }
+    }
+
+    private func pendingReturned(_ sequence: UInt64) {
+        let connection = state.withLock { state in
+            state.pendingDone = max(state.pendingDone, sequence)
+            return state.connection
+        }
+        connection?.send(.acknowledgePending(sequence: sequence))
     }
 }
 

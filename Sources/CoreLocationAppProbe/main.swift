@@ -4,6 +4,12 @@
 // same clock in every process) so tests can order its events against other processes'.
 //
 //   CoreLocationAppProbe updates|request|regions|region LAT LON RADIUS ID  [--seconds N]
+//   CoreLocationAppProbe background LAT LON RADIUS ID --log FILE [--crash-on-relaunch] [--seconds N]
+//
+// `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
+// monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
+// and `exit T ID` to FILE (the relaunched process has no terminal), each line written and synced
+// inside the delegate call. `--crash-on-relaunch` exits with status 3 at once when started by locationd.
 //
 // Lines: `authorization T STATUS`, `location T LAT LON`, `error T CODE`, `enter T ID`, `exit T ID`,
 // `state T ID STATE`, `services T ENABLED`, `monitored T ID` (regions: monitoredRegions at start).
@@ -40,6 +46,15 @@ final class Probe: NSObject, CLLocationManagerDelegate {
             for region in manager.monitoredRegions.sorted(by: { $0.identifier < $1.identifier }) {
                 emit("monitored \(now()) \(region.identifier)")
             }
+        case "background":
+            let values = mode.dropFirst().prefix(3).compactMap(Double.init)
+            let monitored = manager.monitoredRegions.map(\.identifier)
+            if values.count == 3, mode.count >= 5, !monitored.contains(mode[4]) {
+                let region = CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: values[0], longitude: values[1]), radius: values[2],
+                    identifier: mode[4])
+                manager.startMonitoring(for: region)
+            }
         case "region":
             let values = mode.dropFirst().prefix(3).compactMap(Double.init)
             if values.count == 3, mode.count >= 5 {
@@ -69,10 +84,12 @@ final class Probe: NSObject, CLLocationManagerDelegate {
 
     func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
         emit("enter \(now()) \(region.identifier)")
+        record("enter \(now()) \(region.identifier)")
     }
 
     func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
         emit("exit \(now()) \(region.identifier)")
+        record("exit \(now()) \(region.identifier)")
     }
 
     func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
@@ -80,7 +97,27 @@ final class Probe: NSObject, CLLocationManagerDelegate {
     }
 }
 
+/// `--log FILE`: lines appended and synced before the delegate returns.
+nonisolated(unsafe) var logDescriptor: Int32 = -1  // set once below, before any delegate call
+
+private func record(_ line: String) {
+    guard logDescriptor >= 0 else { return }
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(logDescriptor, $0.baseAddress, $0.count) }
+    _ = fsync(logDescriptor)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
+if let index = arguments.firstIndex(of: "--log"), index + 1 < arguments.count {
+    logDescriptor = open(arguments[index + 1], O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    arguments.removeSubrange(index...(index + 1))
+}
+let reason = CLLocationManager.launchReason?.rawValue ?? "none"
+record("launch \(now()) \(getpid()) \(reason)")
+if let index = arguments.firstIndex(of: "--crash-on-relaunch") {
+    arguments.remove(at: index)
+    if CLLocationManager.launchReason == .location { exit(3) }
+}
 var seconds = 30.0
 if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.count {
     seconds = Double(arguments[index + 1]) ?? 30

@@ -79,6 +79,20 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case offerPrompts
     /// The agent's answer to a `prompt` event; nil: dismissed (the default policy applies).
     case answerPrompt(id: UInt64, answer: AgentAnswer?)
+    /// The app set a delegate that can take its pending events (regions: a `CLLocationManager`
+    /// with a delegate): the daemon sends them as `pending` events, oldest first (decision 0026).
+    case receivePending
+    /// The library is about to hand pending event `sequence` (and every earlier one) to its
+    /// delegates: written to the socket before the first delegate call, so the daemon never sends it
+    /// to a later process of the app (a delegate is called once per event, even when the process is
+    /// killed during the call; decision 0026).
+    case handingPending(sequence: UInt64)
+    /// The delegates returned for every pending event up to and including `sequence`.
+    case acknowledgePending(sequence: UInt64)
+    /// The launch targets and the history (`locationctl background`); replied with `.background`.
+    case background
+    /// Background App Refresh for one app of the caller's user (`locationctl background on|off APP`).
+    case setBackground(app: String, enabled: Bool)
 }
 
 /// Daemon → client.
@@ -100,6 +114,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case accuracy(errorCode: Int?)
     /// The answer to `monitoredRegions`.
     case regions([StoredRegion])
+    /// The answer to `background`.
+    case background(BackgroundStatus)
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {
@@ -113,6 +129,10 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     case services(enabled: Bool)
     /// To an agent: ask the person; answer with `answerPrompt` and the same id.
     case prompt(id: UInt64, question: AgentQuestion)
+    /// An event the daemon held for the app (it may have been launched for it): `sequence`
+    /// increases per app across launches and restarts; the client hands each number to its
+    /// delegates once and acknowledges with `acknowledgePending` after they returned.
+    case pending(sequence: UInt64, kind: String, region: RegionNotice?)
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {

@@ -22,6 +22,9 @@ extension LocationDatabase {
         migrator.registerMigration("v2-regions") { db in
             try RegionStore.createTables(db)
         }
+        migrator.registerMigration("v3-background") { db in
+            try BackgroundStore.createTables(db)
+        }
         return migrator
     }()
 

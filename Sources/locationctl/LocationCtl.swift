@@ -21,6 +21,7 @@ struct LocationCtl: AsyncParsableCommand {
             Locate.self, Track.self, Monitor.self, Authorize.self, Agent.self, Status.self, Services.self, Sources.self,
             Magnetic.self, Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
             Cells.self,
+            Background.self,
         ]
     )
 

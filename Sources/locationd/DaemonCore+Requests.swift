@@ -57,6 +57,15 @@ extension DaemonCore {
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)
+        case .receivePending:
+            receivePending(peer: peer, app: app)
+            reply(.ok)
+        case let .handingPending(sequence), let .acknowledgePending(sequence):
+            acknowledgePending(sequence, peer: peer, app: app)
+        case .background:
+            reply(backgroundStatus(for: peer))
+        case let .setBackground(target, enabled):
+            reply(setBackground(app: target, enabled: enabled, peer: peer))
         case let .answerPrompt(id, answer):
             if agents.answer(id, answer, from: peer) {
                 reply(.ok)
@@ -111,6 +120,10 @@ extension DaemonCore {
             }
         }
         app.runtime.send(command, from: engineClient)
+        switch command {
+        case .startMonitoring, .startSignificantChanges, .startVisits: recordLaunchTarget(of: peer, app: app)
+        default: break
+        }
         return .ok
     }
 
@@ -127,7 +140,10 @@ extension DaemonCore {
             }
             action = .deliver(client, delivery)
         case let .failure(failure): action = .fail(client, failure)
-        case let .region(notice): action = .region(client, notice)
+        case let .region(notice):
+            // Entries and exits of an app watched in the background come as pending events.
+            if routesThroughPending(app, notice) { return }
+            action = .region(client, notice)
         case let .deferredFinished(error): action = .deferredFinished(client, error)
         case let .visit(visit): action = .visit(client, visit)
         case let .paused(paused): action = paused ? .paused(client) : .resumed(client)

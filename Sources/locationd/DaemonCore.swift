@@ -26,6 +26,11 @@ final class DaemonCore: Sendable {
         /// The latest delivery and its JSON: the engine hands the same fix to each of the app's
         /// clients, and it is encoded once.
         let encodedDelivery = Mutex<(delivery: Delivery, json: [UInt8])?>(nil)
+        /// The daemon's own engine client for the app's background events (decision 0026); while
+        /// set, the app stays when its last connection closes.
+        let backgroundClient = Mutex<ClientID?>(nil)
+        /// Per connection: the highest pending event sent to it.
+        let pendingSent = Mutex<[UInt64: UInt64]>([:])
 
         func json(for delivery: Delivery) throws -> [UInt8] {
             if let cached = encodedDelivery.withLock({ $0 }), cached.delivery == delivery { return cached.json }
@@ -58,12 +63,22 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    let backgroundStore: BackgroundStore?
+    let launcher: Launcher
+    let relaunch: RelaunchPolicy
+    /// Launch decisions and the sweep, one at a time.
+    let backgroundQueue = DispatchQueue(label: "locationd.background")
+    let backgroundMemory = Mutex(BackgroundMemory())
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
         configuration: LocationEngine.Configuration, environmentPolicy: DefaultPolicy?, limits: DaemonLimits,
-        daemonUID: UInt32, agents: AgentRegistry = AgentRegistry(timeout: 60), logger: Logger
+        daemonUID: UInt32, agents: AgentRegistry = AgentRegistry(timeout: 60), launcher: Launcher = .exec,
+        relaunch: RelaunchPolicy = RelaunchPolicy(), logger: Logger
     ) {
+        backgroundStore = store.map { BackgroundStore(database: $0.database) }
+        self.launcher = launcher
+        self.relaunch = relaunch
         self.agents = agents
         self.store = store
         self.databasePath = databasePath
@@ -132,7 +147,7 @@ final class DaemonCore: Sendable {
             authorization: effectiveAuthorization(app))
     }
 
-    private func makeApp(key: AppKey, identity: AppIdentity) -> App {
+    func makeApp(key: AppKey, identity: AppIdentity) -> App {
         // Prompts go to the user's agent when one is registered; otherwise the headless policy.
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
@@ -165,7 +180,9 @@ final class DaemonCore: Sendable {
             peers[peer.id] = nil
             return peers.isEmpty
         }
-        if empty {
+        app.pendingSent.withLock { $0[peer.id] = nil }
+        // An app watched in the background stays (its engine keeps its regions); others go.
+        if empty, app.backgroundClient.withLock({ $0 }) == nil {
             state.withLock { state in
                 if app.peers.withLock({ $0.isEmpty }) { state.apps[key] = nil }
             }

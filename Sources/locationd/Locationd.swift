@@ -14,6 +14,8 @@ import UnixSignals
 import Glibc
 #endif
 
+extension Launcher: ExpressibleByArgument {}
+
 @main
 struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,6 +57,14 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("region-limit"), help: "Regions each app may monitor.")
     var regionLimit: Int?
 
+    @Option(
+        name: .customLong("region-dwell"),
+        help: """
+            Seconds a region crossing must be supported before it is reported, with the dwell rule of \
+            decision 0007 instead of the evidence rule (tests and demonstrations of quick crossings).
+            """)
+    var regionDwell: Double?
+
     @Option(name: .customLong("hello-timeout"), help: "Seconds a new connection has to say hello.")
     var helloTimeout: Double = 5
 
@@ -68,6 +78,27 @@ struct Locationd: AsyncParsableCommand {
         name: .customLong("prompt-timeout"),
         help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
     var promptTimeout: Double = 60
+
+    @Option(
+        help: """
+            How an app is started for its background events: systemd (systemd-run --user, or the unit its \
+            Info.plist names), exec (spawned by the daemon), none.
+            """)
+    var launcher: Launcher = .systemd
+
+    @Option(name: .customLong("relaunch-limit"), help: "Launches of one app per --relaunch-window at most.")
+    var relaunchLimit: Int = 5
+
+    @Option(name: .customLong("relaunch-window"), help: "Seconds of the window --relaunch-limit counts in.")
+    var relaunchWindow: Double = 60
+
+    @Option(
+        name: .customLong("relaunch-pickup"),
+        help: "Seconds a launched app has to take its events before it is launched again (doubling, at most 300).")
+    var relaunchPickup: Double = 10
+
+    @Option(name: .customLong("pending-expiry"), help: "Seconds a pending event is kept for its app.")
+    var pendingExpiry: Double = 3600
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -126,13 +157,22 @@ struct Locationd: AsyncParsableCommand {
 
         var engineConfiguration = LocationEngine.Configuration()
         if let regionLimit, regionLimit > 0 { engineConfiguration.regionLimit = regionLimit }
+        if let regionDwell, regionDwell >= 0 {
+            engineConfiguration.regionRule = .dwell
+            engineConfiguration.regionDwell = regionDwell
+        }
         let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
             sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
             configuration: engineConfiguration,
             environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
-            limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), logger: logger)
+            limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), launcher: launcher,
+            relaunch: RelaunchPolicy(
+                limit: max(relaunchLimit, 0), window: relaunchWindow, pickup: relaunchPickup, expiry: pendingExpiry),
+            logger: logger)
+        core.restoreBackgroundApps()
+        core.startBackgroundSweep()
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let socketPath = socket ?? DaemonProtocol.defaultSocketPath(environment: environment, isRoot: isRoot)

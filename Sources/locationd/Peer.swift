@@ -20,6 +20,8 @@ final class Peer: Sendable {
         var app: DaemonCore.AppKey?
         /// The app runs in a terminal and asks there when its user has no agent (`offerPrompts`).
         var offersPrompts = false
+        /// The app's delegate can take its pending events (`receivePending`).
+        var receivesPending = false
     }
 
     let id: UInt64

@@ -1,0 +1,46 @@
+/// What `locationctl background` shows: each app locationd can start again, and the history
+/// (docs/decisions/0026-background-relaunch.md).
+public struct BackgroundStatus: Codable, Hashable, Sendable {
+    public struct Target: Codable, Hashable, Sendable {
+        public var app: String
+        public var uid: UInt32
+        public var executable: String
+        public var arguments: [String]
+        public var workingDirectory: String
+        public var unit: String?
+        /// Relaunching allowed (`locationctl background on|off APP`).
+        public var enabled: Bool
+        /// `running` (connected), `ready` (will be launched on an event), `off`, `replaced` or
+        /// `missing` (the executable changed or went since it registered: never launched),
+        /// `other-user` (not this daemon's user: never launched), `rate-limited`.
+        public var state: String
+        public var pending: Int
+        /// Launches in the current window.
+        public var recentLaunches: Int
+
+        public init(
+            app: String, uid: UInt32, executable: String, arguments: [String], workingDirectory: String, unit: String?,
+            enabled: Bool, state: String, pending: Int, recentLaunches: Int
+        ) {
+            self.app = app
+            self.uid = uid
+            self.executable = executable
+            self.arguments = arguments
+            self.workingDirectory = workingDirectory
+            self.unit = unit
+            self.enabled = enabled
+            self.state = state
+            self.pending = pending
+            self.recentLaunches = recentLaunches
+        }
+    }
+
+    public var targets: [Target]
+    /// The newest history lines: `TIME UID:APP WHAT` (launched, refused, expired, rate-limited…).
+    public var history: [String]
+
+    public init(targets: [Target], history: [String]) {
+        self.targets = targets
+        self.history = history
+    }
+}

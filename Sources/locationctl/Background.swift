@@ -1,0 +1,70 @@
+import ArgumentParser
+import CoreLocationDaemonProtocol
+import Foundation
+
+extension LocationCtl {
+    struct Background: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apps locationd starts again for their background events (Background App Refresh).",
+            discussion: """
+                Without arguments: each app that monitors regions with its launch target (the executable, \
+                arguments and working directory recorded when it started monitoring), its state (running, \
+                ready, off, replaced, missing, other-user, rate-limited), its pending events, then the \
+                history (launches, refusals, expired events). `off APP` stops relaunching the app (its \
+                events still wait for it, until they expire); `on APP` allows it again. APP is the app \
+                id `locationctl status` shows (bundle identifier or executable path).
+
+                Examples:
+                  locationctl background
+                  locationctl background off com.example.tracker
+                  locationctl background on com.example.tracker
+                """
+        )
+
+        enum Switch: String, ExpressibleByArgument { case on, off }
+
+        @Argument(help: "on or off; without it, list the launch targets.")
+        var state: Switch?
+
+        @Argument(help: "The app to switch.")
+        var app: String?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            if state != nil, app == nil { throw ValidationError("name the app: locationctl background off APP") }
+        }
+
+        func run() throws {
+            guard let connection = LocationdClient.connect() else { throw ValidationError("locationd is not running") }
+            defer { connection.close() }
+            if let state, let app {
+                _ = try LocationdClient.request(connection, .setBackground(app: app, enabled: state == .on))
+                print("Background relaunch of \(app): \(state.rawValue)")
+                return
+            }
+            guard case let .background(status) = try LocationdClient.request(connection, .background) else {
+                throw ValidationError("locationd: unexpected reply")
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try encoder.encode(status), as: UTF8.self))
+                return
+            }
+            print("Launch targets:")
+            if status.targets.isEmpty { print("  none") }
+            for target in status.targets {
+                print(
+                    "  \(target.app) (uid \(target.uid)): \(target.state), \(target.pending) pending, "
+                        + "\(target.recentLaunches) recent launch(es)")
+                let command = ([target.executable] + target.arguments).joined(separator: " ")
+                print("    \(target.unit.map { "unit \($0)" } ?? command)  (in \(target.workingDirectory))")
+            }
+            print("History:")
+            if status.history.isEmpty { print("  none") }
+            for line in status.history { print("  \(line)") }
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import CoreLocation
+import CoreLocationDaemonProtocol
+import CoreLocationEngine
+import CoreLocationStorage
+import Foundation
+import Synchronization
+
+/// Background monitoring and relaunch (issue 11, decision 0026): an app that starts region
+/// monitoring gets a launch target and a daemon-owned engine client that outlives its
+/// connections; its entries and exits become pending events in the database, sent to the app's
+/// process once its delegate is set, forgotten once acknowledged, and the reason to start the app
+/// when no process of it is connected.
+extension DaemonCore {
+    /// What the background side keeps in memory (the rest is in the database).
+    struct BackgroundMemory {
+        /// Launches since the app last took its events (for the backoff).
+        var unanswered: [AppKey: Int] = [:]
+        /// The last reason an app was not launched, so the history says it once.
+        var refusals: [AppKey: String] = [:]
+    }
+
+    var wallClock: Double { Date().timeIntervalSince1970 }
+
+    /// The connection started a service that outlives the app: record how to start it again.
+    func recordLaunchTarget(of peer: Peer, app: App) {
+        guard let backgroundStore, peer.identity.executable != Self.siblingLocationctl else { return }
+        guard
+            let target = LaunchTarget.of(
+                pid: peer.identity.pid, uid: app.key.uid, appID: app.key.appID, executable: peer.identity.executable,
+                now: wallClock)
+        else {
+            logger.warning("Cannot record how to relaunch the app", metadata: ["app": "\(app.key)"])
+            return
+        }
+        do { try backgroundStore.register(target) } catch {
+            logger.error("Cannot store the launch target", metadata: ["app": "\(app.key)", "error": "\(error)"])
+            return
+        }
+        ensureBackgroundClient(app)
+    }
+
+    /// The app's own engine client in the daemon: it hears every crossing, connected or not.
+    func ensureBackgroundClient(_ app: App) {
+        app.backgroundClient.withLock { client in
+            guard client == nil else { return }
+            client = app.runtime.addClient(label: "locationd: background") { [weak self, weak app] event in
+                guard let self, let app else { return }
+                self.backgroundEvent(event, app: app)
+            }
+        }
+    }
+
+    /// Apps with a launch target are watched from the start: their regions are monitored while
+    /// none of their processes runs, across daemon restarts.
+    func restoreBackgroundApps() {
+        guard let backgroundStore else { return }
+        let targets: [LaunchTarget]
+        do { targets = try backgroundStore.targets() } catch {
+            logger.error("Cannot read the launch targets", metadata: ["error": "\(error)"])
+            return
+        }
+        for target in targets {
+            let key = AppKey(uid: target.uid, appID: target.appID)
+            let plist = target.uid == daemonUID ? target.environment["CORELOCATION_INFO_PLIST"] : nil
+            var identity = AppIdentity.resolve(executable: target.executable, infoPlist: plist, logger: logger)
+            identity.id = storedID(key)
+            let app = state.withLock { state -> App in
+                if let app = state.apps[key] { return app }
+                let app = makeApp(key: key, identity: identity)
+                state.apps[key] = app
+                return app
+            }
+            ensureBackgroundClient(app)
+        }
+        if !targets.isEmpty { logger.info("Watching apps in the background", metadata: ["apps": "\(targets.count)"]) }
+    }
+
+    private func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
+        guard case let .region(notice) = event, let backgroundStore else { return }
+        let kind: String
+        let region: MonitoredRegion
+        switch notice {
+        case let .entered(entered, _): (kind, region) = ("enter", entered)
+        case let .exited(exited, _): (kind, region) = ("exit", exited)
+        default: return
+        }
+        guard region.group.isEmpty else { return }  // CLMonitor conditions: not yet (decision 0026)
+        do {
+            let now = wallClock
+            let sequence = try backgroundStore.append(
+                uid: app.key.uid, appID: app.key.appID, kind: kind, payload: try JSONEncoder().encode(notice), created: now,
+                expires: now + relaunch.expiry)
+            logger.info(
+                "Pending event",
+                metadata: [
+                    "app": "\(app.key)", "sequence": "\(sequence)", "kind": "\(kind)",
+                    "uptime": "\(ProcessInfo.processInfo.systemUptime)",
+                ])
+        } catch {
+            logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
+            return
+        }
+        if let peer = readyPeer(of: app) {
+            sendPending(of: app, to: peer)
+        } else if app.peers.withLock({ $0.isEmpty }) {
+            backgroundQueue.async { self.considerLaunch(app.key) }
+        }
+    }
+
+    /// Whether an entry or exit for the app goes through the pending events (not straight to its
+    /// clients): the app has a launch target.
+    func routesThroughPending(_ app: App, _ notice: RegionNotice) -> Bool {
+        switch notice {
+        case let .entered(region, _), let .exited(region, _):
+            region.group.isEmpty && app.backgroundClient.withLock { $0 } != nil
+        default: false
+        }
+    }
+
+    func readyPeer(of app: App) -> Peer? {
+        app.peers.withLock { peers in
+            peers.values.filter { !$0.isClosed && $0.state.withLock { $0.receivesPending } }.min { $0.id < $1.id }
+        }
+    }
+
+    /// Sends the peer every pending event it was not sent yet, in order: on `backgroundQueue`, so
+    /// one sender at a time puts them on the connection (its writes keep that order), and never
+    /// under a lock (a write may close the channel and detach the peer on the spot).
+    func sendPending(of app: App, to peer: Peer) {
+        backgroundQueue.async { [self] in
+            guard let backgroundStore else { return }
+            let events: [PendingEvent]
+            do { events = try backgroundStore.pending(uid: app.key.uid, appID: app.key.appID) } catch {
+                logger.error("Cannot read pending events", metadata: ["app": "\(app.key)", "error": "\(error)"])
+                return
+            }
+            let due = app.pendingSent.withLock { sent -> [PendingEvent] in
+                let through = sent[peer.id] ?? 0
+                let due = events.filter { $0.sequence > through }
+                if let last = due.last { sent[peer.id] = last.sequence }
+                return due
+            }
+            for event in due {
+                let notice = try? JSONDecoder().decode(RegionNotice.self, from: event.payload)
+                peer.sendEvent(.pending(sequence: event.sequence, kind: event.kind, region: notice))
+            }
+        }
+    }
+
+    func receivePending(peer: Peer, app: App) {
+        peer.state.withLock { $0.receivesPending = true }
+        backgroundMemory.withLock { $0.unanswered[app.key] = nil }
+        sendPending(of: app, to: peer)
+    }
+
+    func acknowledgePending(_ sequence: UInt64, peer: Peer, app: App) {
+        do {
+            try backgroundStore?.acknowledge(uid: app.key.uid, appID: app.key.appID, through: sequence)
+        } catch {
+            logger.error("Cannot forget acknowledged events", metadata: ["app": "\(app.key)", "error": "\(error)"])
+        }
+        backgroundMemory.withLock { $0.unanswered[app.key] = nil }
+    }
+
+    // MARK: Launching
+
+    /// Starts the app when the rules allow it (on `backgroundQueue` only: one decision at a time).
+    func considerLaunch(_ key: AppKey) {
+        guard let backgroundStore else { return }
+        if let app = state.withLock({ $0.apps[key] }), !app.peers.withLock({ $0.isEmpty }) { return }
+        let target: LaunchTarget
+        let launches: [Double]
+        do {
+            guard let found = try backgroundStore.target(uid: key.uid, appID: key.appID) else { return }
+            target = found
+            launches = try backgroundStore.launches(uid: key.uid, appID: key.appID)
+        } catch {
+            logger.error("Cannot read the launch target", metadata: ["app": "\(key)", "error": "\(error)"])
+            return
+        }
+        if !target.enabled { return refuse(key, "off") }
+        if launcher == .none { return refuse(key, "launcher none") }
+        if let refusal = target.refusal(daemonUID: daemonUID) { return refuse(key, refusal) }
+        let now = wallClock
+        let unanswered = backgroundMemory.withLock { $0.unanswered[key] ?? 0 }
+        switch relaunch.decide(launches: launches, unanswered: unanswered, now: now) {
+        case .wait: return
+        case .rateLimited: return refuse(key, "rate-limited")
+        case .launch: break
+        }
+        do {
+            try backgroundStore.recordLaunch(uid: key.uid, appID: key.appID, at: now)
+            backgroundMemory.withLock { memory in
+                memory.unanswered[key] = unanswered + 1
+                memory.refusals[key] = nil
+            }
+            let pid = try launcher.launch(target, logger: logger)
+            record(key, "launched \(target.executable) (pid \(pid), reason location)")
+            logger.notice("Launched an app for its events", metadata: ["app": "\(key)", "pid": "\(pid)"])
+        } catch {
+            record(key, "launch failed: \(error)")
+            logger.error("Cannot launch the app", metadata: ["app": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    private func refuse(_ key: AppKey, _ reason: String) {
+        let isNew = backgroundMemory.withLock { memory -> Bool in
+            defer { memory.refusals[key] = reason }
+            return memory.refusals[key] != reason
+        }
+        guard isNew else { return }
+        record(key, "not launched: \(reason)")
+        logger.warning("Not launching the app", metadata: ["app": "\(key)", "reason": "\(reason)"])
+    }
+
+    private func record(_ key: AppKey, _ what: String) {
+        do {
+            try backgroundStore?.record(BackgroundRecord(uid: key.uid, appID: key.appID, at: wallClock, what: what))
+        } catch {
+            logger.error("Cannot record background history", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Once a second: expired events go (with a record), apps with events and no process are
+    /// considered for a launch (retries with backoff).
+    func startBackgroundSweep() {
+        guard backgroundStore != nil else { return }
+        backgroundQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self else { return }
+            self.sweep()
+            self.startBackgroundSweep()
+        }
+    }
+
+    private func sweep() {
+        guard let backgroundStore else { return }
+        do {
+            for expired in try backgroundStore.expire(now: wallClock) {
+                logger.warning(
+                    "A pending event expired",
+                    metadata: ["app": "\(expired.uid):\(expired.appID)", "sequence": "\(expired.event.sequence)"])
+            }
+            for (uid, appID, _) in try backgroundStore.pendingCounts() {
+                considerLaunch(AppKey(uid: uid, appID: appID))
+            }
+        } catch {
+            logger.error("Background sweep failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: locationctl background
+
+    func backgroundStatus(for peer: Peer) -> DaemonReply {
+        guard let backgroundStore else { return .failure(DaemonError(.storage, "locationd has no database")) }
+        let seesAll = peer.identity.uid == 0 || peer.identity.uid == daemonUID
+        do {
+            let counts = Dictionary(
+                try backgroundStore.pendingCounts().map { ("\($0.uid):\($0.appID)", $0.count) }, uniquingKeysWith: +)
+            let now = wallClock
+            let targets = try backgroundStore.targets().filter { seesAll || $0.uid == peer.identity.uid }.map { target in
+                let key = AppKey(uid: target.uid, appID: target.appID)
+                let connected = state.withLock { $0.apps[key] }.map { !$0.peers.withLock { $0.isEmpty } } ?? false
+                let refusal = backgroundMemory.withLock { $0.refusals[key] }
+                let state: String =
+                    if connected { "running" } else if !target.enabled { "off" } else if let problem = target.refusal(
+                        daemonUID: daemonUID)
+                    { problem } else if refusal == "rate-limited" { "rate-limited" } else { "ready" }
+                let launches = (try? backgroundStore.launches(uid: target.uid, appID: target.appID)) ?? []
+                return BackgroundStatus.Target(
+                    app: target.appID, uid: target.uid, executable: target.executable, arguments: target.arguments,
+                    workingDirectory: target.workingDirectory, unit: target.unit, enabled: target.enabled, state: state,
+                    pending: counts["\(target.uid):\(target.appID)"] ?? 0,
+                    recentLaunches: launches.filter { now - $0 < relaunch.window }.count)
+            }
+            let formatter = ISO8601DateFormatter()
+            let history = try backgroundStore.records().filter { seesAll || $0.uid == peer.identity.uid }.map {
+                "\(formatter.string(from: Date(timeIntervalSince1970: $0.at))) \($0.uid):\($0.appID) \($0.what)"
+            }
+            return .background(BackgroundStatus(targets: targets, history: history))
+        } catch {
+            return .failure(DaemonError(.storage, "cannot read the background state: \(error)"))
+        }
+    }
+
+    func setBackground(app appID: String, enabled: Bool, peer: Peer) -> DaemonReply {
+        guard let backgroundStore else { return .failure(DaemonError(.storage, "locationd has no database")) }
+        let key = AppKey(uid: peer.identity.uid, appID: appID)
+        do {
+            guard try backgroundStore.setEnabled(enabled, uid: key.uid, appID: key.appID) else {
+                return .failure(DaemonError(.invalidArgument, "\(appID) has no launch target"))
+            }
+        } catch {
+            return .failure(DaemonError(.storage, "cannot store the switch: \(error)"))
+        }
+        backgroundMemory.withLock { $0.refusals[key] = nil }
+        record(key, enabled ? "relaunch turned on" : "relaunch turned off")
+        return .ok
+    }
+}

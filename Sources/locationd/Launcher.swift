@@ -1,0 +1,94 @@
+import CoreLocationStorage
+import Foundation
+import Logging
+
+/// Starts an app again for a background event (decision 0026). `exec` spawns the recorded
+/// executable as a child of the daemon (tests, and daemons without a user session);
+/// `systemd` asks the user's systemd to run it as a transient unit (`systemd-run --user`), or
+/// starts the unit its Info.plist names; `none` never launches (events wait for the app).
+enum Launcher: String, Sendable, CaseIterable {
+    case exec
+    case systemd
+    case none
+
+    /// The environment variable (and its value) that tells the app why it was started: the stand-in
+    /// for `launchOptions[.location]` (`CLLocationManager.launchReason`).
+    static let reasonVariable = "CORELOCATION_LAUNCH_REASON"
+    static let reasonLocation = "location"
+
+    /// Starts `target`; returns the pid (exec) or 0 (systemd), or throws.
+    func launch(_ target: LaunchTarget, logger: Logger) throws -> Int32 {
+        var environment = target.environment
+        environment[Self.reasonVariable] = Self.reasonLocation
+        switch self {
+        case .none:
+            throw LaunchFailure(reason: "the launcher is none")
+        case .exec:
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: target.executable)
+            process.arguments = target.arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: target.workingDirectory)
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process.processIdentifier
+        case .systemd:
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-run")
+            if let unit = target.unit {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
+                process.arguments = ["--user", "--no-block", "start", unit]
+            } else {
+                process.arguments =
+                    ["--user", "--collect", "--no-block", "--quiet", "--working-directory=\(target.workingDirectory)"]
+                    + environment.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" }
+                    + ["--", target.executable] + target.arguments
+            }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw LaunchFailure(reason: "\(process.executableURL?.path ?? "systemd") exited with \(process.terminationStatus)")
+            }
+            return 0
+        }
+    }
+}
+
+struct LaunchFailure: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}
+
+/// Bounds on relaunching (decision 0026): at most `limit` launches per `window` seconds per app;
+/// after a launch the app has `pickup` seconds to take its events before the next try, doubling
+/// per try without pickup up to `maximumBackoff`; events expire after `expiry` seconds.
+struct RelaunchPolicy: Sendable {
+    var limit = 5
+    var window: Double = 60
+    var pickup: Double = 10
+    var maximumBackoff: Double = 300
+    var expiry: Double = 3600
+
+    enum Decision: Equatable {
+        case launch
+        case wait
+        case rateLimited
+    }
+
+    /// Whether to launch at `now`, given the app's launch times and the launches since it last
+    /// took its events.
+    func decide(launches: [Double], unanswered: Int, now: Double) -> Decision {
+        let recent = launches.filter { now - $0 < window }
+        if recent.count >= limit { return .rateLimited }
+        if let last = launches.last, unanswered > 0 {
+            let backoff = min(pickup * Double(1 << min(unanswered - 1, 20)), maximumBackoff)
+            if now - last < backoff { return .wait }
+        }
+        return .launch
+    }
+}
