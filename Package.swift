@@ -77,6 +77,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
+        // CoreLocationDBus, recorded-advert replay. The façade links it, so apps link libdbus-1 (decision 0029).
+        .target(
+            name: "CoreLocationBeacons",
+            dependencies: [
+                "CoreLocationDBus", "CoreLocationSources", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocationStorage",
             dependencies: [
@@ -116,6 +125,7 @@ let package = Package(
         .target(
             name: "CoreLocation",
             dependencies: [
+                "CoreLocationBeacons",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
@@ -267,6 +277,14 @@ let package = Package(
         .testTarget(
             name: "CoreLocationDBusTests",
             dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationBeaconsTests",
+            dependencies: [
+                "CoreLocationBeacons", "CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationSources",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
