@@ -140,6 +140,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationGeodesy",
                 "CoreLocationEngine",
@@ -240,6 +241,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationBeacons",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",

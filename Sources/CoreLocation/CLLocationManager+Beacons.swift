@@ -11,6 +11,7 @@ final class BeaconClient: Sendable {
     }
 
     private struct State {
+        var runtime: BeaconRuntime?
         var session: BeaconRangingSession?
         var ranging: [BeaconConstraint: [Origin]] = [:]
         var regions: [String: CLBeaconRegion] = [:]
@@ -18,8 +19,14 @@ final class BeaconClient: Sendable {
 
     private let state = Mutex(State())
 
+    /// The runtime this manager's beacons use (`BeaconRuntime.shared` unless a test gave another).
+    var runtime: BeaconRuntime { state.withLock { $0.runtime } ?? BeaconRuntime.shared }
+
+    /// Tests: use `runtime` instead of the process's (before the first beacon call).
+    func use(_ runtime: BeaconRuntime) { state.withLock { $0.runtime = runtime } }
+
     func session(for manager: CLLocationManager) -> BeaconRangingSession? {
-        let runtime = BeaconRuntime.shared
+        let runtime = self.runtime
         guard let scanner = runtime.scanner else { return nil }
         return state.withLock { state in
             if let session = state.session { return session }
@@ -133,7 +140,7 @@ extension CLLocationManager {
     // MARK: Delivery (from the session's threads to the delegate's)
 
     func deliverBeaconOutput(_ output: BeaconRangingSession.Output) {
-        let runtime = BeaconRuntime.shared
+        let runtime = beacons.runtime
         switch output {
         case .action(.ranged(let constraint, let ranged)):
             let list = ranged.map { beacon in

@@ -20,6 +20,7 @@ struct LocationCtl: AsyncParsableCommand {
         subcommands: [
             Locate.self, Track.self, Monitor.self, Authorize.self, Agent.self, Status.self, Services.self, Sources.self,
             Magnetic.self, Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
+            Beacons.self,
         ]
     )
 
