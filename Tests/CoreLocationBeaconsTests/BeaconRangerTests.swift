@@ -7,7 +7,7 @@ struct BeaconRangerTests {
     static let uuid = UUID(uuidString: "83256B74-78D0-43A4-8269-05F9DC8A44BA")!
     static let other = UUID(uuidString: "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6")!
 
-    static func frame(_ uuid: UUID = uuid, _ major: UInt16, _ minor: UInt16, power: Int = -59) -> BeaconFrame {
+    static func frame(_ major: UInt16, _ minor: UInt16, power: Int = -59, uuid: UUID = uuid) -> BeaconFrame {
         BeaconFrame(format: .iBeacon, identity: .uuid(uuid, major: major, minor: minor), measuredPower: power)
     }
 
@@ -77,7 +77,7 @@ struct BeaconRangerTests {
         _ = ranger.handle(Self.frame(7, 3), rssi: -60, at: 0.2)
         _ = ranger.handle(Self.frame(7, 4), rssi: -60, at: 0.2)
         _ = ranger.handle(Self.frame(8, 3), rssi: -60, at: 0.2)
-        _ = ranger.handle(Self.frame(Self.other, 7, 3), rssi: -60, at: 0.2)
+        _ = ranger.handle(Self.frame(7, 3, uuid: Self.other), rssi: -60, at: 0.2)
         let results = ranger.tick(at: 1)
         var byConstraint: [BeaconConstraint: [String]] = [:]
         for case .ranged(let constraint, let beacons) in results {

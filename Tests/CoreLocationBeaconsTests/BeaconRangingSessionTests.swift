@@ -35,7 +35,7 @@ struct BeaconRangingSessionTests {
         #expect(cycles.count == 10, "one result a second, empty ones included")
         #expect(cycles.prefix(3).map { $0.map(\.rssi) } == [[-65], [-65], [-65]], "one beacon, the mean")
         #expect(cycles[3].map(\.rssi) == [0], "heard 0.85 s before this cycle: listed without a reading")
-        #expect(cycles.suffix(2).allSatisfy(\.isEmpty), "gone after the retention")
+        #expect(cycles.suffix(2).allSatisfy { $0.isEmpty }, "gone after the retention")
         #expect(outputs.values.first == .availabilityChanged(true))
         session.stopRanging(constraint)
         #expect(scheduler.pendingCount == 0, "nothing left scheduled after the last request")

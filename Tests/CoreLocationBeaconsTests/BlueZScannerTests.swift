@@ -4,6 +4,10 @@ import CoreLocationDBusTestSupport
 import Foundation
 import Testing
 
+struct DriverFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// BlueZ over D-Bus: python-dbusmock's bluez5 template on a private bus, driven by Fixtures/bluez_driver.py.
 @Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
 struct BlueZScannerTests {
@@ -15,7 +19,7 @@ struct BlueZScannerTests {
     @discardableResult
     func drive(_ bus: PrivateBus, _ words: [String]) throws -> String {
         let result = try bus.runScript(Self.driver, arguments: words)
-        guard result.status == 0 else { throw PrivateBus.Failure(description: "driver: \(result.output)") }
+        guard result.status == 0 else { throw DriverFailure(description: "driver: \(result.output)") }
         return result.output
     }
 
@@ -27,7 +31,7 @@ struct BlueZScannerTests {
             if condition(recorder.values) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw WaitTimedOut(what: what)
+        throw DriverFailure(description: "timed out waiting for \(what)")
     }
 
     func availability(_ events: [BeaconScanEvent]) -> Bool? {
