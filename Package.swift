@@ -215,6 +215,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "CoreLocationFuzzBeaconFrames",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationBeacons"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
             swiftSettings: strictSettings
