@@ -43,8 +43,8 @@ struct BeaconRangerTests {
         let silent = try #require(ranged(ranger.tick(at: 2)).first?.first)
         #expect(silent.rssi == 0 && silent.accuracy == -1 && silent.proximity == .unknown)
         // Beyond the 5 s retention it leaves the list.
-        #expect(ranged(ranger.tick(at: 6)).first?.count == 1)
-        #expect(ranged(ranger.tick(at: 7)) == [[]])
+        #expect(ranged(ranger.tick(at: 5)).first?.count == 1, "heard 4.5 s ago")
+        #expect(ranged(ranger.tick(at: 6)) == [[]], "heard 5.5 s ago")
     }
 
     @Test func orderedByProximityThenAccuracy() throws {

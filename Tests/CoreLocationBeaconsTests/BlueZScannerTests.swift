@@ -34,6 +34,15 @@ struct BlueZScannerTests {
         throw DriverFailure(description: "timed out waiting for \(what)")
     }
 
+    /// Waits (bounded) until the adapter's Discovering is `discovering`.
+    func waitForDiscovery(_ bus: PrivateBus, _ discovering: Bool) async throws {
+        let wanted = discovering ? "discovering True" : "discovering False"
+        for _ in 0..<50 {
+            if try drive(bus, ["filter", "hci0"]).contains(wanted) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     func availability(_ events: [BeaconScanEvent]) -> Bool? {
         events.last { if case .availability = $0 { true } else { false } }.flatMap {
             if case .availability(let value) = $0 { value } else { nil }
@@ -71,9 +80,7 @@ struct BlueZScannerTests {
         #expect(Set(heard[1].frames.map(\.format)) == [.iBeacon, .eddystoneUID])
 
         subscription.cancel()
-        for _ in 0..<250 where try drive(bus, ["filter", "hci0"]).contains("discovering True") {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForDiscovery(bus, false)
         #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"), "stopped after the last user")
     }
 
@@ -92,9 +99,7 @@ struct BlueZScannerTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(try drive(bus, ["filter", "hci0"]).contains("discovering True"), "one user left")
         b.cancel()
-        for _ in 0..<250 where try drive(bus, ["filter", "hci0"]).contains("discovering True") {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForDiscovery(bus, false)
         #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"))
     }
 
