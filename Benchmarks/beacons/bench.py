@@ -9,6 +9,7 @@ error of `accuracy` (median |d̂ − d| / d over all beacon-cycles, and per true
 (path-loss distance of each single reading, no averaging), and the process's CPU use and peak memory.
 
 usage: bench.py LOCATIONCTL [--seconds 120]
+       bench.py BEACON-RANGE --standin [--seconds 120]   (standin/: the same session code, alone)
 """
 import json
 import math
@@ -53,8 +54,11 @@ def main():
     recording = os.path.join(directory, "synthetic.jsonl")
     naive = generate(recording, seconds, rng)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    process = subprocess.Popen([tool, "beacons", "--simulate", recording, "--format", "json",
-                                "--duration", str(seconds)], stdout=subprocess.PIPE, text=True)
+    if "--standin" in sys.argv:
+        command = [tool, recording, str(seconds)]
+    else:
+        command = [tool, "beacons", "--simulate", recording, "--format", "json", "--duration", str(seconds)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     arrivals, results = [], []
     for line in process.stdout:
         arrivals.append(time.monotonic())

@@ -8,7 +8,7 @@ import random
 random.seed(13)
 uuid = "83256b7478d043a4826905f9dc8a44ba"
 lines = ["# locationctl beacons demo: synthetic, seed 13, 10 s at 10 Hz (docs/beacons.md).",
-         "# lobby 83256B74-78D0-43A4-8269-05F9DC8A44BA 1 1 at 0.8 m; desk 1 2 at 4 m (rotating address);",
+         "# lobby 83256B74-78D0-43A4-8269-05F9DC8A44BA 1 1 at 0.8 m; desk 1 2 at 6 m (rotating address);",
          "# one Eddystone-UID beacon (not listed by ranging). Measured power -59 dBm at 1 m."]
 
 
@@ -20,7 +20,7 @@ for i in range(100):
     t = round(i * 0.1 + 0.05, 2)
     lines.append(json.dumps({"t": t, "address": "C0:FF:EE:00:00:01", "rssi": rssi(0.8),
                              "manufacturer": {"004c": "0215" + uuid + "0001" + "0001" + "c5"}}))
-    lines.append(json.dumps({"t": round(t + 0.02, 2), "address": "5A:00:00:00:00:%02X" % (i // 20), "rssi": rssi(4),
+    lines.append(json.dumps({"t": round(t + 0.02, 2), "address": "5A:00:00:00:00:%02X" % (i // 20), "rssi": rssi(6),
                              "manufacturer": {"004c": "0215" + uuid + "0001" + "0002" + "c5"}}))
     if i % 5 == 0:
         lines.append(json.dumps({"t": round(t + 0.04, 2), "address": "C0:FF:EE:00:00:03", "rssi": rssi(2),
