@@ -5,7 +5,7 @@ import Synchronization
 /// Beacon ranging and beacon-region monitoring (issue 13; docs/decisions/0029, 0030): each manager has one
 /// `BeaconRangingSession` on the process's shared scanner (`BeaconRuntime`), created at first use.
 final class BeaconClient: Sendable {
-    enum Origin: Hashable, @unchecked Sendable {  // safe: the payloads are immutable NSObject subclasses
+    enum Origin: Hashable, Sendable {
         case constraint(CLBeaconIdentityConstraint)
         case region(CLBeaconRegion)
     }

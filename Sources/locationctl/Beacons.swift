@@ -64,8 +64,7 @@ extension LocationCtl {
                     }
                     return
                 }
-                print(Self.render(beacons, at: scheduler.now, format: format))
-                fflush(stdout)
+                FileHandle.standardOutput.write(Data((Self.render(beacons, at: scheduler.now, format: format) + "\n").utf8))
             }
             session.startRanging(constraint)
             if let duration {
