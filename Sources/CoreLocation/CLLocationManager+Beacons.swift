@@ -43,7 +43,9 @@ final class BeaconClient: Sendable {
     func add(_ origin: Origin, for constraint: BeaconConstraint) -> Bool {
         state.withLock { state in
             let isNew = state.ranging[constraint] == nil
-            if !(state.ranging[constraint] ?? []).contains(origin) { state.ranging[constraint, default: []].append(origin) }
+            if !(state.ranging[constraint] ?? []).contains(origin) {
+                state.ranging[constraint, default: []].append(origin)
+            }
             return isNew
         }
     }
@@ -161,7 +163,9 @@ extension CLLocationManager {
         case .action(.determined(let identifier, let state)):
             guard let region = beacons.region(identifier) else { return }
             let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
-            callDelegate { manager, delegate in delegate.locationManager(manager, didDetermineState: clState, for: region) }
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, didDetermineState: clState, for: region)
+            }
         case .action(.entered(let identifier)):
             guard let region = beacons.region(identifier), region.notifyOnEntry else { return }
             callDelegate { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }

@@ -64,7 +64,8 @@ extension LocationCtl {
                     }
                     return
                 }
-                FileHandle.standardOutput.write(Data((Self.render(beacons, at: scheduler.now, format: format) + "\n").utf8))
+                let text = Self.render(beacons, at: scheduler.now, format: format) + "\n"
+                FileHandle.standardOutput.write(Data(text.utf8))
             }
             session.startRanging(constraint)
             if let duration {

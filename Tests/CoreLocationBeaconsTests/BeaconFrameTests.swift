@@ -45,7 +45,8 @@ struct BeaconFrameTests {
     /// reserved; company 0x0118 (Radius Networks, the spec's author). The ID is the spec example's split of
     /// UUID + 2 + 2 bytes.
     @Test func altBeacon() throws {
-        let data = try #require([UInt8](hex: "beac" + "2f234454cf6d4a0fadf2f4911ba9ffa6" + "0001" + "0002" + "c5" + "00"))
+        let data = try #require(
+            [UInt8](hex: "beac" + "2f234454cf6d4a0fadf2f4911ba9ffa6" + "0001" + "0002" + "c5" + "00"))
         let frame = try #require(BeaconFrame.altBeacon(company: 0x0118, data: data))
         #expect(frame.format == .altBeacon)
         #expect(frame.identity == .uuid(UUID(uuidString: "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6")!, major: 1, minor: 2))

@@ -18,7 +18,9 @@ struct BlueZDevice: Sendable, Hashable {
         if let value = properties["ManufacturerData"], let entries = value.elements {
             var data: [UInt16: [UInt8]] = [:]
             for case .dictEntry(let key, let bytes) in entries {
-                guard let company = key.integer.flatMap({ UInt16(exactly: $0) }), let bytes = bytes.bytes else { continue }
+                guard let company = key.integer.flatMap({ UInt16(exactly: $0) }), let bytes = bytes.bytes else {
+                    continue
+                }
                 data[company] = bytes
             }
             manufacturerData = data

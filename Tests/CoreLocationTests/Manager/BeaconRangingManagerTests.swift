@@ -16,7 +16,8 @@ import Testing
         var failures: [CLError.Code] = []
 
         func locationManager(
-            _ manager: CLLocationManager, didRange beacons: [CLBeacon], satisfying constraint: CLBeaconIdentityConstraint
+            _ manager: CLLocationManager, didRange beacons: [CLBeacon],
+            satisfying constraint: CLBeaconIdentityConstraint
         ) { ranged.append(beacons) }
         func locationManager(
             _ manager: CLLocationManager, didFailRangingFor constraint: CLBeaconIdentityConstraint, error: any Error
@@ -27,7 +28,9 @@ import Testing
         func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
             regionEvents.append("exit \(region.identifier)")
         }
-        func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+        func locationManager(
+            _ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion
+        ) {
             regionEvents.append("state \(state.rawValue) \(region.identifier)")
         }
         func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
