@@ -88,6 +88,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
+        // CoreLocationDBus, recorded-advert replay. The façade links it, so apps link libdbus-1 (decision 0029).
+        .target(
+            name: "CoreLocationBeacons",
+            dependencies: [
+                "CoreLocationDBus", "CoreLocationSources", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocationStorage",
             dependencies: [
@@ -127,6 +136,7 @@ let package = Package(
         .target(
             name: "CoreLocation",
             dependencies: [
+                "CoreLocationBeacons",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
@@ -141,6 +151,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
                 "CoreLocationDBus",
@@ -217,6 +228,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "CoreLocationFuzzBeaconFrames",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationBeacons"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
             swiftSettings: strictSettings
@@ -243,6 +259,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationBeacons",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
@@ -280,6 +297,14 @@ let package = Package(
         .testTarget(
             name: "CoreLocationDBusTests",
             dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoreLocationBeaconsTests",
+            dependencies: [
+                "CoreLocationBeacons", "CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationSources",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

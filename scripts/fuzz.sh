@@ -3,7 +3,7 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx (default: all four, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames (default: all five, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --merge    afterwards, merge what was found into the committed corpus, minimized (-merge=1)
@@ -20,11 +20,11 @@ while [ $# -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx]… [--seconds N] [--runs N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames)
 
 product() {
     case "$1" in
@@ -32,6 +32,7 @@ product() {
         nmea-stream) echo CoreLocationFuzzNMEAStream ;;
         gpsd-json) echo CoreLocationFuzzGPSDJSON ;;
         gpx) echo CoreLocationFuzzGPX ;;
+        beacon-frames) echo CoreLocationFuzzBeaconFrames ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several

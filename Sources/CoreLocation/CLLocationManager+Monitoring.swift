@@ -6,8 +6,10 @@ import CoreLocationEngine
 /// crossing, as on iOS.
 extension CLLocationManager {
     static func monitoringAvailable(for regionClass: AnyClass) -> Bool {
-        // Circles are watched by the engine; beacons need a Bluetooth LE source Linux lacks here.
-        regionClass is CLCircularRegion.Type && !(regionClass is CLBeaconRegion.Type)
+        // Circles are watched by the engine; beacon regions by the manager's beacon session (+Beacons), when
+        // the process has a beacon scanner (a system bus for BlueZ, or CORELOCATION_BEACONS=simulate:FILE).
+        if regionClass is CLBeaconRegion.Type { return BeaconRuntime.shared.scanner != nil }
+        return regionClass is CLCircularRegion.Type
     }
 
     func currentMonitoredRegions() -> Set<CLRegion> {
@@ -18,8 +20,9 @@ extension CLLocationManager {
     }
 
     func startMonitoringRegion(_ region: CLRegion) {
+        if let beaconRegion = region as? CLBeaconRegion { return beaconStartMonitoring(beaconRegion) }
         guard let circle = region as? CLCircularRegion else {
-            // Beacon regions (and bare CLRegion objects) cannot be monitored on Linux.
+            // Bare CLRegion objects cannot be monitored.
             callDelegate { manager, delegate in
                 delegate.locationManager(
                     manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure)

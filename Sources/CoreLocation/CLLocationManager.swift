@@ -40,6 +40,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// This manager's registration for the daemon's pending events (CLLocationManager+Background).
     let pendingConsumer = Mutex<UInt64?>(nil)
     let state = Mutex(State())
+    /// Beacon ranging and beacon regions (CLLocationManager+Beacons.swift).
+    let beacons = BeaconClient()
     private let clientBox = Mutex<ClientID?>(nil)
 
     /// Creates a location manager connected to this process's location system.
@@ -275,13 +277,19 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// The largest radius, metres, a monitored region may have (1 000 km unless configured).
     open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.configuration.maximumRegionDistance }
 
-    open var monitoredRegions: Set<CLRegion> { currentMonitoredRegions() }
+    open var monitoredRegions: Set<CLRegion> { currentMonitoredRegions().union(beaconMonitoredRegions) }
 
     open func startMonitoring(for region: CLRegion) { startMonitoringRegion(region) }
 
-    open func stopMonitoring(for region: CLRegion) { send(.stopMonitoring(identifier: region.identifier)) }
+    open func stopMonitoring(for region: CLRegion) {
+        if beaconStopMonitoring(identifier: region.identifier) { return }
+        send(.stopMonitoring(identifier: region.identifier))
+    }
 
-    open func requestState(for region: CLRegion) { send(.requestRegionState(identifier: region.identifier)) }
+    open func requestState(for region: CLRegion) {
+        if beaconRequestState(identifier: region.identifier) { return }
+        send(.requestRegionState(identifier: region.identifier))
+    }
 
     // MARK: Significant change and visits
 
@@ -305,29 +313,26 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     open func disallowDeferredLocationUpdates() { send(.disallowDeferredUpdates) }
 
-    // MARK: Beacons (no Bluetooth LE source on Linux yet)
+    // MARK: Beacons (CLLocationManager+Beacons.swift: BlueZ, or CORELOCATION_BEACONS)
 
-    open class func isRangingAvailable() -> Bool { false }
+    /// True when a powered Bluetooth adapter is there (or a simulation runs; docs/decisions/0029).
+    open class func isRangingAvailable() -> Bool { beaconRangingAvailable() }
 
-    open var rangedRegions: Set<CLRegion> { [] }
+    open var rangedRegions: Set<CLRegion> { beaconRangedRegions }
 
-    open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> { [] }
+    open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> { beaconRangedConstraints }
 
-    open func startRangingBeacons(in region: CLBeaconRegion) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, rangingBeaconsDidFailFor: region, withError: CLError(.rangingUnavailable))
-        }
-    }
+    open func startRangingBeacons(in region: CLBeaconRegion) { beaconStartRanging(.region(region)) }
 
-    open func stopRangingBeacons(in region: CLBeaconRegion) {}
+    open func stopRangingBeacons(in region: CLBeaconRegion) { beaconStopRanging(.region(region)) }
 
     open func startRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
-        callDelegate { manager, delegate in
-            delegate.locationManager(manager, didFailRangingFor: constraint, error: CLError(.rangingUnavailable))
-        }
+        beaconStartRanging(.constraint(constraint))
     }
 
-    open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {}
+    open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {
+        beaconStopRanging(.constraint(constraint))
+    }
 
     // MARK: Location pushes (an Apple Push Notification service feature)
 

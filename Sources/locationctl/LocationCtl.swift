@@ -22,6 +22,7 @@ struct LocationCtl: AsyncParsableCommand {
             Magnetic.self, Heading.self, Geocode.self, Reverse.self, Render.self, Plist.self, Network.self, Report.self,
             Cells.self,
             Background.self,
+            Beacons.self,
         ]
     )
 

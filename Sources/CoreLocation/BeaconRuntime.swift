@@ -1,0 +1,65 @@
+import CoreLocationBeacons
+import CoreLocationSources
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The process's beacon scanner, chosen by `CORELOCATION_BEACONS` (docs/decisions/0029):
+///
+/// - unset or `bluez`: BlueZ on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set);
+/// - `simulate:FILE`: a recorded-advertisement file (docs/beacons.md) replayed in a loop;
+/// - `off`: no scanner — ranging reports `rangingUnavailable`, as on hardware without Bluetooth LE.
+///
+/// Every manager's ranging session shares this scanner, so BlueZ discovery runs once for the process.
+final class BeaconRuntime: Sendable {
+    static let shared = BeaconRuntime(environment: ProcessInfo.processInfo.environment)
+
+    let scanner: (any BeaconScanner)?
+    let scheduler: any Scheduler
+    let logger = Logger(label: "corelocation.beacons")
+
+    init(scanner: (any BeaconScanner)?, scheduler: any Scheduler) {
+        self.scanner = scanner
+        self.scheduler = scheduler
+    }
+
+    convenience init(environment: [String: String]) {
+        let scheduler = DispatchScheduler(queue: DispatchQueue(label: "corelocation.beacons"))
+        let logger = Logger(label: "corelocation.beacons")
+        let setting = environment["CORELOCATION_BEACONS"] ?? "bluez"
+        var scanner: (any BeaconScanner)?
+        if setting == "bluez" {
+            do {
+                scanner = try BlueZScanner(logger: logger)
+            } catch {
+                logger.info("beacons: no system bus (\(error)); ranging is unavailable")
+            }
+        } else if setting.hasPrefix("simulate:") {
+            let path = String(setting.dropFirst("simulate:".count))
+            do {
+                scanner = try ReplayBeaconScanner(
+                    contentsOf: URL(fileURLWithPath: path), scheduler: scheduler, loops: true)
+            } catch {
+                logger.error("beacons: CORELOCATION_BEACONS=\(setting): \(error)")
+            }
+        } else if setting != "off" {
+            logger.error("beacons: CORELOCATION_BEACONS=\(setting) is not bluez, simulate:FILE or off")
+        }
+        self.init(scanner: scanner, scheduler: scheduler)
+    }
+
+    /// Whether ranging can work now: a scanner in use says so; otherwise BlueZ is asked (bounded, 2 s).
+    var isAvailable: Bool {
+        guard let scanner else { return false }
+        let answer = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let available = await scanner.checkAvailability()
+            answer.withLock { $0 = available }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 2)
+        return answer.withLock { $0 } ?? false
+    }
+}

@@ -1,0 +1,190 @@
+import CoreLocationBeacons
+import Foundation
+import Synchronization
+
+/// Beacon ranging and beacon-region monitoring (issue 13; docs/decisions/0029, 0030): each manager has one
+/// `BeaconRangingSession` on the process's shared scanner (`BeaconRuntime`), created at first use.
+final class BeaconClient: Sendable {
+    enum Origin: Hashable, Sendable {
+        case constraint(CLBeaconIdentityConstraint)
+        case region(CLBeaconRegion)
+    }
+
+    private struct State {
+        var runtime: BeaconRuntime?
+        var session: BeaconRangingSession?
+        var ranging: [BeaconConstraint: [Origin]] = [:]
+        var regions: [String: CLBeaconRegion] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// The runtime this manager's beacons use (`BeaconRuntime.shared` unless a test gave another).
+    var runtime: BeaconRuntime { state.withLock { $0.runtime } ?? BeaconRuntime.shared }
+
+    /// Tests: use `runtime` instead of the process's (before the first beacon call).
+    func use(_ runtime: BeaconRuntime) { state.withLock { $0.runtime = runtime } }
+
+    func session(for manager: CLLocationManager) -> BeaconRangingSession? {
+        let runtime = self.runtime
+        guard let scanner = runtime.scanner else { return nil }
+        return state.withLock { state in
+            if let session = state.session { return session }
+            let session = BeaconRangingSession(scanner: scanner, scheduler: runtime.scheduler) {
+                [weak manager] output in
+                manager?.deliverBeaconOutput(output)
+            }
+            state.session = session
+            return session
+        }
+    }
+
+    /// Adds an origin; true when the constraint is new to the session.
+    func add(_ origin: Origin, for constraint: BeaconConstraint) -> Bool {
+        state.withLock { state in
+            let isNew = state.ranging[constraint] == nil
+            if !(state.ranging[constraint] ?? []).contains(origin) {
+                state.ranging[constraint, default: []].append(origin)
+            }
+            return isNew
+        }
+    }
+
+    /// Removes an origin; true when the constraint has no origin left.
+    func remove(_ origin: Origin, for constraint: BeaconConstraint) -> Bool {
+        state.withLock { state in
+            guard var origins = state.ranging[constraint] else { return false }
+            origins.removeAll { $0 == origin }
+            state.ranging[constraint] = origins.isEmpty ? nil : origins
+            return origins.isEmpty
+        }
+    }
+
+    func origins(for constraint: BeaconConstraint) -> [Origin] { state.withLock { $0.ranging[constraint] ?? [] } }
+    var allOrigins: [Origin] { state.withLock { $0.ranging.values.flatMap { $0 } } }
+
+    func setRegion(_ region: CLBeaconRegion?, identifier: String) { state.withLock { $0.regions[identifier] = region } }
+    func region(_ identifier: String) -> CLBeaconRegion? { state.withLock { $0.regions[identifier] } }
+    var regions: [CLBeaconRegion] { state.withLock { Array($0.regions.values) } }
+}
+
+extension BeaconConstraint {
+    init(_ constraint: CLBeaconIdentityConstraint) {
+        self.init(uuid: constraint.uuid, major: constraint.major, minor: constraint.minor)
+    }
+}
+
+extension CLLocationManager {
+    static func beaconRangingAvailable() -> Bool { BeaconRuntime.shared.isAvailable }
+
+    func beaconStartRanging(_ origin: BeaconClient.Origin) {
+        let constraint: BeaconConstraint
+        switch origin {
+        case .constraint(let value): constraint = BeaconConstraint(value)
+        case .region(let region): constraint = BeaconConstraint(region.beaconIdentityConstraint)
+        }
+        guard let session = beacons.session(for: self) else {
+            deliverRangingFailure(origin, CLError(.rangingUnavailable))
+            return
+        }
+        if beacons.add(origin, for: constraint) { session.startRanging(constraint) }
+    }
+
+    func beaconStopRanging(_ origin: BeaconClient.Origin) {
+        let constraint: BeaconConstraint
+        switch origin {
+        case .constraint(let value): constraint = BeaconConstraint(value)
+        case .region(let region): constraint = BeaconConstraint(region.beaconIdentityConstraint)
+        }
+        if beacons.remove(origin, for: constraint) { beacons.session(for: self)?.stopRanging(constraint) }
+    }
+
+    var beaconRangedConstraints: Set<CLBeaconIdentityConstraint> {
+        Set(beacons.allOrigins.compactMap { if case .constraint(let value) = $0 { value } else { nil } })
+    }
+
+    var beaconRangedRegions: Set<CLRegion> {
+        Set(beacons.allOrigins.compactMap { if case .region(let value) = $0 { value as CLRegion } else { nil } })
+    }
+
+    func beaconStartMonitoring(_ region: CLBeaconRegion) {
+        guard let session = beacons.session(for: self) else {
+            callDelegate { manager, delegate in
+                delegate.locationManager(
+                    manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
+            }
+            return
+        }
+        let copy = region.copy() as? CLBeaconRegion ?? region
+        beacons.setRegion(copy, identifier: region.identifier)
+        session.startMonitoring(
+            identifier: region.identifier, constraint: BeaconConstraint(region.beaconIdentityConstraint))
+        callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
+    }
+
+    /// True when `identifier` was a beacon region of this manager (then it is stopped here).
+    func beaconStopMonitoring(identifier: String) -> Bool {
+        guard beacons.region(identifier) != nil else { return false }
+        beacons.setRegion(nil, identifier: identifier)
+        beacons.session(for: self)?.stopMonitoring(identifier: identifier)
+        return true
+    }
+
+    /// True when `identifier` is a beacon region of this manager (its state is then asked here).
+    func beaconRequestState(identifier: String) -> Bool {
+        guard beacons.region(identifier) != nil else { return false }
+        beacons.session(for: self)?.requestState(identifier: identifier)
+        return true
+    }
+
+    var beaconMonitoredRegions: Set<CLRegion> { Set(beacons.regions.map { $0 as CLRegion }) }
+
+    // MARK: Delivery (from the session's threads to the delegate's)
+
+    func deliverBeaconOutput(_ output: BeaconRangingSession.Output) {
+        let runtime = beacons.runtime
+        switch output {
+        case .action(.ranged(let constraint, let ranged)):
+            let list = ranged.map { beacon in
+                CLBeacon(
+                    uuid: beacon.uuid, major: beacon.major, minor: beacon.minor,
+                    proximity: CLProximity(rawValue: beacon.proximity.rawValue) ?? .unknown,
+                    accuracy: beacon.accuracy, rssi: beacon.rssi,
+                    timestamp: runtime.scheduler.wallClock(at: beacon.lastSeen))
+            }
+            for origin in beacons.origins(for: constraint) {
+                callDelegate { manager, delegate in
+                    switch origin {
+                    case .constraint(let value): delegate.locationManager(manager, didRange: list, satisfying: value)
+                    case .region(let region): delegate.locationManager(manager, didRangeBeacons: list, in: region)
+                    }
+                }
+            }
+        case .action(.determined(let identifier, let state)):
+            guard let region = beacons.region(identifier) else { return }
+            let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, didDetermineState: clState, for: region)
+            }
+        case .action(.entered(let identifier)):
+            guard let region = beacons.region(identifier), region.notifyOnEntry else { return }
+            callDelegate { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
+        case .action(.exited(let identifier)):
+            guard let region = beacons.region(identifier), region.notifyOnExit else { return }
+            callDelegate { manager, delegate in delegate.locationManager(manager, didExitRegion: region) }
+        case .availabilityChanged(let available):
+            guard !available else { return }
+            for origin in beacons.allOrigins { deliverRangingFailure(origin, CLError(.rangingUnavailable)) }
+        }
+    }
+
+    private func deliverRangingFailure(_ origin: BeaconClient.Origin, _ error: CLError) {
+        callDelegate { manager, delegate in
+            switch origin {
+            case .constraint(let value): delegate.locationManager(manager, didFailRangingFor: value, error: error)
+            case .region(let region):
+                delegate.locationManager(manager, rangingBeaconsDidFailFor: region, withError: error)
+            }
+        }
+    }
+}
