@@ -126,6 +126,7 @@ struct Locationd: AsyncParsableCommand {
 
         var engineConfiguration = LocationEngine.Configuration()
         if let regionLimit, regionLimit > 0 { engineConfiguration.regionLimit = regionLimit }
+        engineConfiguration.venue = IIOBarometerSource.venue(in: madeSources)
         let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         let core = DaemonCore(
             store: store, databasePath: databasePath,

@@ -20,6 +20,9 @@ public final class IIOBarometerSource: LocationSource {
     public let sensor: IIOPressureDevice
     public let interval: Double
     public let descriptor: SourceDescriptor
+    /// The building whose floors to count, from the URL (`BarometerSpec`); the runtime puts it into
+    /// the engine's configuration.
+    public let venue: FloorVenue?
 
     private struct State {
         var handler: (@Sendable (SourceEvent) -> Void)?
@@ -34,10 +37,11 @@ public final class IIOBarometerSource: LocationSource {
     private let state: Mutex<State>
 
     public init(
-        sensor: IIOPressureDevice, interval: Double = 0.5, scheduler: any Scheduler,
+        sensor: IIOPressureDevice, interval: Double = 0.5, venue: FloorVenue? = nil, scheduler: any Scheduler,
         logger: Logger = Logger(label: "corelocation.barometer")
     ) {
         self.sensor = sensor
+        self.venue = venue
         self.interval = interval.isFinite && interval > 0 ? interval : 0.5
         self.scheduler = scheduler
         self.logger = logger
@@ -46,6 +50,11 @@ public final class IIOBarometerSource: LocationSource {
             id: SourceID("barometer:\(sensor.device.path)"), kind: SourceDescriptor.barometerKind,
             expectedAccuracy: .infinity, powerCost: 0.01, isSimulated: false)
         state = Mutex(State(check: PressureCheck(range: sensor.range)))
+    }
+
+    /// The reading now, unchecked, for `locationctl sources`.
+    public func currentPressure() -> Result<Double, IIOError> {
+        do { return .success(try sensor.readHectopascals()) } catch { return .failure(error) }
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
@@ -104,5 +113,12 @@ public final class IIOBarometerSource: LocationSource {
             return .unavailable(reason: "\(sensor.label): \(problem)")
         }
         return .pressure(PressureSample(hectopascals: value, timestamp: scheduler.wallNow, device: sensor.label))
+    }
+}
+
+extension IIOBarometerSource {
+    /// The first venue a barometer among `sources` was configured with (decision 0033).
+    public static func venue(in sources: [any LocationSource]) -> FloorVenue? {
+        sources.lazy.compactMap { ($0 as? IIOBarometerSource)?.venue }.first
     }
 }

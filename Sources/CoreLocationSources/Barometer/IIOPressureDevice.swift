@@ -60,9 +60,15 @@ public struct IIOPressureDevice: Sendable, Hashable {
     public func readHectopascals() throws(IIOError) -> Double {
         if let input = try device.sysfsNumber(channel + "_input") { return input * 10 }
         let raw = try device.requiredSysfsNumber(channel + "_raw")
-        let scale = try device.sysfsNumber(channel + "_scale") ?? device.sysfsNumber("in_pressure_scale") ?? 1
-        let offset = try device.sysfsNumber(channel + "_offset") ?? device.sysfsNumber("in_pressure_offset") ?? 0
+        let scale = try attribute("scale") ?? 1
+        let offset = try attribute("offset") ?? 0
         return (raw + offset) * scale * 10
+    }
+
+    /// The channel's attribute (`in_pressure0_scale`), else the shared one (`in_pressure_scale`).
+    private func attribute(_ suffix: String) throws(IIOError) -> Double? {
+        if let value = try device.sysfsNumber("\(channel)_\(suffix)") { return value }
+        return try device.sysfsNumber("in_pressure_\(suffix)")
     }
 
     /// The range, hectopascals, the chip is specified for (datasheets), with 5 % of margin; a reading
