@@ -45,10 +45,11 @@ public final class IIOBarometerSource: LocationSource {
         self.interval = interval.isFinite && interval > 0 ? interval : 0.5
         self.scheduler = scheduler
         self.logger = logger
-        // Barometers cost little (a few µA) and give no position: expectedAccuracy is irrelevant.
+        // Barometers cost little (a few µA) and give no position: expectedAccuracy is never used to choose
+        // them; finite (10⁹ m), because descriptors travel as JSON (status, the daemon's protocol).
         descriptor = SourceDescriptor(
             id: SourceID("barometer:\(sensor.device.path)"), kind: SourceDescriptor.barometerKind,
-            expectedAccuracy: .infinity, powerCost: 0.01, isSimulated: false)
+            expectedAccuracy: 1e9, powerCost: 0.01, isSimulated: false)
         state = Mutex(State(check: PressureCheck(range: sensor.range)))
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct FloorTrackerTests {
     static let venue = FloorVenue(groundFloorAltitude: 100, floorHeight: 3.5)
 
-    /// Five minutes outdoors (GNSS), then an hour and a quarter indoors without GNSS, up and down
+    /// Five minutes outdoors (GNSS), then 50 minutes indoors without GNSS, up and down
     /// twelve stops including a basement, while the weather drifts 1 hPa/h (8 m: two storeys if it
     /// were mistaken for climbing). The level must be right ≥ 95 % of the samples (truth: the
     /// nearest storey, so half of every staircase counts as the next floor).
@@ -20,7 +20,7 @@ import Testing
             ])
         scenario.outages = [300...scenario.duration + 1]
         let result = AltitudeEvaluation.run(scenario, venue: Self.venue)
-        #expect(result.floorSamples > 7000)
+        #expect(result.floorSamples > 6000, "anchored at the entrance (300 s) and scored to the end")
         #expect(result.floorAccuracy >= 0.95)
     }
 

@@ -45,5 +45,5 @@ for seed in 1...seeds {
 }
 print(
     String(
-        format: "building walk (75 min, GNSS first 5 min only, -1 hPa/h): floor right %.1f %% median, %.1f %% worst, %d seeds",
+        format: "building walk (55 min, GNSS first 5 min only, -1 hPa/h): floor right %.1f %% median, %.1f %% worst, %d seeds",
         100 * median(floorAccuracies), 100 * (floorAccuracies.min() ?? .nan), seeds))
