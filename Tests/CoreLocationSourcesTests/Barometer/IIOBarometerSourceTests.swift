@@ -29,6 +29,7 @@ import Testing
         let events = Events()
         scheduler.advance(by: 5)
         source.start { events.append($0) }
+        scheduler.runDue()  // the first reading, due at once
         for step in 1...4 {
             try bmp280(fake, 1000 + Double(step) * 0.01)
             scheduler.advance(by: 0.5)
