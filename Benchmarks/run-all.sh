@@ -34,6 +34,7 @@ benchmarks=(
     "energy       ; @                                    ; @                                  ; ^\| [a-zA-Z]+.*\| 1 \| 1 \|"
     "geocoding    ; @ 30000 3                            ; @                                  ; ^RESULT"
     "replay       ; @ '10000 100000' 3                   ; @                                  ; ^(locationctl|gpsdecode)"
+    "altitude     ; @ 3                                  ; @ 20                               ; ^(hill|staircase|building)"
 )
 
 mode=cheap

@@ -102,6 +102,8 @@ extension LocationRuntime {
         if let limit = environment["CORELOCATION_REGION_LIMIT"].flatMap(Int.init), limit > 0 {
             configuration.regionLimit = limit
         }
+        // Floors (decision 0033): the venue a barometer's URL names.
+        if configuration.venue == nil { configuration.venue = IIOBarometerSource.venue(in: sources) }
         return LocationRuntime(
             sources: sources, scheduler: scheduler, authorization: authorization, configuration: configuration,
             regionStore: persistsRegions ? store.map { RegionStore(database: $0.database) } : nil, logger: logger

@@ -201,6 +201,7 @@ package final class LocationRuntime: Sendable {
         let observers = core.withLock { Array($0.sourceObservers.values) }
         switch event {
         case let .fix(fix): input(.source(id, .fix(fix)))
+        case let .pressure(sample): input(.source(id, .pressure(sample)))
         case let .unavailable(reason): input(.source(id, .unavailable(reason: reason)))
         case .finished: input(.source(id, .finished))
         }

@@ -71,6 +71,8 @@ public enum ClientCommand: Hashable, Codable, Sendable {
 /// News from one source.
 public enum SourceReport: Hashable, Codable, Sendable {
     case fix(Fix)
+    /// A barometer's reading (decision 0032): fused into the altitude of every fix.
+    case pressure(PressureSample)
     case unavailable(reason: String)
     case finished
 }

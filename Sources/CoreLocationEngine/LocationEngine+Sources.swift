@@ -4,7 +4,14 @@ extension LocationEngine {
     mutating func handle(_ report: SourceReport, from id: SourceID, at now: Double, into actions: inout [EngineAction]) {
         guard var source = sources[id] else { return }
         switch report {
-        case let .fix(fix):
+        case let .pressure(sample):
+            source.isAvailable = true
+            source.lastProblem = nil
+            sources[id] = source
+            altitude.observe(sample, at: now)
+        case var .fix(fix):
+            // Barometric altitude and floor (decisions 0032, 0033); unchanged without a barometer.
+            fix = altitude.fuse(fix, at: now)
             // A source that is off may still flush one last fix; it is real, so it is used.
             source.lastFix = fix
             source.lastFixAt = now
@@ -95,7 +102,15 @@ extension LocationEngine {
 
     func chooseSources() -> Set<SourceID> {
         guard var demand = demandedAccuracy else { return [] }
-        let usable = sourceOrder.compactMap { sources[$0] }.filter { !$0.isFinished }
+        // Barometers give altitude to whatever position source is on, whenever anyone wants locations.
+        let barometers = Set(
+            sourceOrder.compactMap { sources[$0] }.filter { $0.descriptor.isBarometer && !$0.isFinished }
+                .map(\.descriptor.id))
+        return barometers.union(choosePositionSources(demand: &demand))
+    }
+
+    private func choosePositionSources(demand: inout Double) -> Set<SourceID> {
+        let usable = sourceOrder.compactMap { sources[$0] }.filter { !$0.isFinished && !$0.descriptor.isBarometer }
         if demand == 0 {
             // "Best": as accurate as the best source we have.
             demand = usable.map(\.descriptor.expectedAccuracy).min() ?? 0

@@ -88,6 +88,10 @@ public struct LocationEngine: Sendable {
         /// Divides every automatic-pause time (still-for, probe interval, probe timeout): a replay
         /// at 20× pauses after the recording's 3 minutes, not after 3 of its own.
         public var pauseTimeScale: Double = 1
+        /// Barometric altitude fusion's tuning (decision 0032); nil for the defaults.
+        public var altitude: AltitudeFilter.Parameters?
+        /// The building whose floors the barometer counts (decision 0033); nil: no floors.
+        public var venue: FloorVenue?
 
         public init() {}
     }
@@ -153,10 +157,14 @@ public struct LocationEngine: Sendable {
     var monitoringProbe: ProbeTimer?
     /// The app's authorization as its clients last reported it (every client is one app).
     var appAuthorization: ClientAuthorization?
+    /// Barometric altitude and floors (decisions 0032, 0033).
+    var altitude: AltitudeFusion
 
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
         pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
+        altitude = AltitudeFusion(
+            parameters: configuration.altitude ?? AltitudeFilter.Parameters(), venue: configuration.venue)
         for descriptor in sources where self.sources[descriptor.id] == nil {
             self.sources[descriptor.id] = SourceState(descriptor: descriptor)
             sourceOrder.append(descriptor.id)
@@ -165,6 +173,9 @@ public struct LocationEngine: Sendable {
 
     /// The last fix any source produced, with the monotonic time it arrived.
     public var latestFix: Fix? { latest?.fix }
+
+    /// The last barometer reading, if any barometer is reporting.
+    public var latestPressure: PressureSample? { altitude.lastSample }
 
     /// When the shell must send `.tick` next; nil when no timer is pending.
     public var nextDeadline: Double? {

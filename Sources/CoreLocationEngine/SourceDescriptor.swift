@@ -17,6 +17,13 @@ public struct SourceDescriptor: Hashable, Codable, Sendable {
     /// True when the source invents positions (simulation, replay).
     public var isSimulated: Bool
 
+    /// The kind of the barometers (`IIOBarometerSource`): they give no positions, only pressure, so
+    /// the engine powers them whenever some client wants locations, apart from position sources.
+    public static let barometerKind = "barometer"
+
+    /// True for a barometer.
+    public var isBarometer: Bool { kind == Self.barometerKind }
+
     public init(id: SourceID, kind: String, expectedAccuracy: Double, powerCost: Double, isSimulated: Bool) {
         self.id = id
         self.kind = kind

@@ -4,6 +4,8 @@ import CoreLocationEngine
 public enum SourceEvent: Sendable, Equatable {
     /// A new position estimate.
     case fix(Fix)
+    /// A barometer's reading (only barometers send these; decision 0032).
+    case pressure(PressureSample)
     /// The source cannot currently produce positions (no fix, device gone…); the reason is for logs.
     case unavailable(reason: String)
     /// The source has nothing more to say (a replay reached its end).

@@ -120,6 +120,8 @@ struct SourceReport: Encodable {
     var satellitesInView: Int?
     var satellitesUsed: Int?
     var lastFix: LastFix?
+    /// A barometer's reading now, hectopascals.
+    var pressure: Double?
     var note: String?
 
     static func inspect(_ spec: SourceSpec, wait: Double) async -> SourceReport {
@@ -139,6 +141,8 @@ struct SourceReport: Encodable {
             return SourceReport(url: spec.description, kind: "nmea", reachable: reachable)
         case .nmea(.stdin):
             return SourceReport(url: spec.description, kind: "nmea")
+        case .barometer(let barometer):
+            return inspectBarometer(barometer, url: spec.description)
         }
     }
 
@@ -201,6 +205,7 @@ struct SourceReport: Encodable {
                     "  last fix: none" + (mode.map { $0 < 2 ? " (gpsd reports no fix, mode \($0))" : "" } ?? ""))
             }
         }
+        if kind == "barometer" { lines += barometerLines }
         if let note { lines.append("  note: \(note)") }
         return lines.joined(separator: "\n")
     }

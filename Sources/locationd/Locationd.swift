@@ -161,6 +161,7 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.regionRule = .dwell
             engineConfiguration.regionDwell = regionDwell
         }
+        engineConfiguration.venue = IIOBarometerSource.venue(in: madeSources)
         let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         let core = DaemonCore(
             store: store, databasePath: databasePath,

@@ -13,6 +13,14 @@ public enum SourceFactory {
             return GPSDLocationSource(endpoint: endpoint, scheduler: scheduler, logger: logger)
         case .nmea(let input):
             return try makeNMEASource(input, scheduler: scheduler, logger: logger)
+        case .barometer(let barometer):
+            let root = BarometerSpec.sysfsRoot()
+            guard let sensor = barometer.sensor(sysfsRoot: root) else {
+                throw SourceConfigurationError(
+                    .notAvailable, "\(barometer): no IIO pressure sensor \(barometer.device ?? "") under \(root)/bus/iio/devices")
+            }
+            return IIOBarometerSource(
+                sensor: sensor, interval: barometer.interval, venue: barometer.venue, scheduler: scheduler, logger: logger)
         }
     }
 

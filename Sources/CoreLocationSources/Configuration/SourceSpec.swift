@@ -10,14 +10,17 @@ import Foundation
 /// | `serial:/dev/ttyUSB0?baud=9600`  | an NMEA receiver on a serial line (baud one of `NMEAInput.supportedBaudRates`, or `auto`/absent to detect) |
 /// | `tcp://host:port`                | an NMEA stream over TCP (phone apps, gpsfeed)     |
 /// | `stdin`, `-`                     | NMEA on standard input                            |
+/// | `barometer:`, `iio-pressure:`    | an IIO pressure sensor, for altitude and floors (`BarometerSpec`) |
 public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
     case gpsd(GPSDEndpoint)
     case nmea(NMEAInput)
+    case barometer(BarometerSpec)
 
     public var description: String {
         switch self {
         case .gpsd(let endpoint): endpoint.description
         case .nmea(let input): input.description
+        case .barometer(let barometer): barometer.description
         }
     }
 
@@ -54,6 +57,9 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             }
             return .nmea(.file(path: path, pace: pace))
         }
+        if let rest = text.strip(prefix: "barometer:") ?? text.strip(prefix: "iio-pressure:") {
+            return .barometer(try BarometerSpec.parse(rest, url: text))
+        }
         if let rest = text.strip(prefix: "serial:") {
             let (path, options) = try pathAndOptions(rest, url: text, what: "a device path")
             var baud: Int?
@@ -73,7 +79,7 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
         if let scheme = text.range(of: ":")?.lowerBound, text[..<scheme].allSatisfy({ $0.isLetter }) {
             throw SourceConfigurationError(
                 .unsupportedScheme,
-                "\(text): unknown kind of source '\(text[..<scheme])' (use gpsd://, nmea:, serial:, tcp:// or stdin)"
+                "\(text): unknown kind of source '\(text[..<scheme])' (use gpsd://, nmea:, serial:, tcp://, barometer: or stdin)"
             )
         }
         throw SourceConfigurationError(
