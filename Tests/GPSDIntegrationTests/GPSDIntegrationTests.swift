@@ -100,13 +100,14 @@ struct GPSDIntegrationTests {
         defer { task.cancel() }
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         // Async waits: the loop above runs in a Task that needs a cooperative thread while this test waits.
+        // Bounds of 90 s: in a full parallel run on 2 cores the source once took more than 30 s to connect.
         #expect(
             await harness.pumpYielding(
-                until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
+                until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 90),
             "connected to gpsd and watching"
         )
         harness.feed.startPumping(interval: Self.epochInterval) { $0 < epochs.count ? epochs[$0] : nil }
-        #expect(await harness.pumpYielding(until: { received.all.last?.timestamp == last }, timeout: 30))
+        #expect(await harness.pumpYielding(until: { received.all.last?.timestamp == last }, timeout: 90))
         let locations = Self.lastPerEpoch(received.all)
         #expect(locations.count == epochs.count)
         for (index, (location, epoch)) in zip(locations, epochs).enumerated() {

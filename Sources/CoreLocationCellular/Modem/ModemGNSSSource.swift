@@ -2,7 +2,6 @@ import CoreLocationEngine
 import CoreLocationSources
 import Foundation
 import Logging
-import Synchronization
 
 /// The modem's GNSS engine as a location source: while powered it asks the session for GNSS (`GPS_NMEA`) and
 /// runs the modem's NMEA through the project's NMEA decoder (`NMEAStreamDecoder`: one parser, the same epoch
@@ -14,7 +13,6 @@ import Synchronization
 /// always fed.
 public final class ModemGNSSSource: LocationSource {
     public let descriptor: SourceDescriptor
-    private let session: ModemManagerSession
     private let scheduler: any Scheduler
     private let referenceDate: Date?
     private let logger: Logger
@@ -25,14 +23,11 @@ public final class ModemGNSSSource: LocationSource {
     }
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
-        var token: Int?
-        var generation = 0
         var modems: [String: PerModem] = [:]
         var fixes = 0
     }
 
-    private let state = Mutex(State())
+    private let run: ModemSessionRun<State>
 
     /// Expected accuracy 5 m (a GNSS fix; the NMEA decoder gives each fix its own), power 30 (the modem's GNSS).
     /// `referenceDate`: the NMEA decoder's GPS week roll-over reference (nil for recorded test logs).
@@ -42,47 +37,20 @@ public final class ModemGNSSSource: LocationSource {
         logger: Logger = Logger(label: "corelocation.modem")
     ) {
         descriptor = SourceDescriptor(id: id, kind: "modem-gnss", expectedAccuracy: 5, powerCost: 30, isSimulated: false)
-        self.session = session
+        run = ModemSessionRun(session: session, demand: .gnss, extra: State())
         self.scheduler = scheduler
         self.referenceDate = referenceDate
         self.logger = logger
     }
 
     /// Fixes delivered so far.
-    public var fixCount: Int { state.withLock { $0.fixes } }
+    public var fixCount: Int { run.withExtra { $0.fixes } }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state in
-            state.handler = handler
-            state.generation += 1
-            return state.generation
-        }
-        Task {
-            let token = await session.addListener { [weak self] event in self?.handle(event, generation) }
-            let stale = state.withLock { state -> Bool in
-                guard state.generation == generation else { return true }
-                state.token = token
-                return false
-            }
-            if stale { return await session.removeListener(token) }
-            await session.changeDemand(.gnss, by: 1)
-        }
+        run.start(handler) { [weak self] event, generation in self?.handle(event, generation) }
     }
 
-    public func stop() {
-        let token = state.withLock { state -> Int?? in
-            guard state.handler != nil else { return nil }
-            state.handler = nil
-            state.generation += 1
-            defer { state.token = nil }
-            return .some(state.token)
-        }
-        guard let token else { return }
-        Task {
-            if let token { await session.removeListener(token) }
-            await session.changeDemand(.gnss, by: -1)
-        }
-    }
+    public func stop() { run.stop() }
 
     private func handle(_ event: ModemSessionEvent, _ generation: Int) {
         switch event {
@@ -103,8 +71,7 @@ public final class ModemGNSSSource: LocationSource {
     private func feed(_ text: String, from modem: String, _ generation: Int) {
         let now = scheduler.wallNow
         var events: [SourceEvent] = []
-        state.withLock { state in
-            guard state.generation == generation else { return }
+        _ = run.ifCurrent(generation) { state in
             var entry = state.modems[modem] ?? PerModem(decoder: NMEAStreamDecoder(referenceDate: referenceDate))
             let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             var bytes: [UInt8] = []
@@ -134,8 +101,5 @@ public final class ModemGNSSSource: LocationSource {
         return ["GGA", "RMC", "GLL", "GNS", "GST", "ZDA"].contains(type)
     }
 
-    private func emit(_ event: SourceEvent, _ generation: Int) {
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        handler?(event)
-    }
+    private func emit(_ event: SourceEvent, _ generation: Int) { run.emit(event, generation) }
 }

@@ -25,9 +25,6 @@ public final class IIOBarometerSource: LocationSource {
     public let venue: FloorVenue?
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
-        var work: (any ScheduledWork)?
-        var generation = 0
         var check: PressureCheck
         var lastProblem: String?
     }
@@ -35,6 +32,7 @@ public final class IIOBarometerSource: LocationSource {
     private let scheduler: any Scheduler
     private let logger: Logger
     private let state: Mutex<State>
+    private let sampling: SamplingLoop<SourceEvent>
 
     public init(
         sensor: IIOPressureDevice, interval: Double = 0.5, venue: FloorVenue? = nil, scheduler: any Scheduler,
@@ -43,6 +41,7 @@ public final class IIOBarometerSource: LocationSource {
         self.sensor = sensor
         self.venue = venue
         self.interval = interval.isFinite && interval > 0 ? interval : 0.5
+        sampling = SamplingLoop(scheduler: scheduler, interval: self.interval)
         self.scheduler = scheduler
         self.logger = logger
         // Barometers cost little (a few µA) and give no position: expectedAccuracy is never used to choose
@@ -59,41 +58,11 @@ public final class IIOBarometerSource: LocationSource {
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state -> Int in
-            state.work?.cancel()
-            state.generation += 1
-            state.handler = handler
-            state.check = PressureCheck(range: sensor.range)
-            return state.generation
-        }
-        schedule(generation: generation, at: scheduler.now)
+        state.withLock { $0.check = PressureCheck(range: sensor.range) }
+        sampling.start(handler) { [weak self] in self?.readEvent() }
     }
 
-    public func stop() {
-        state.withLock { state in
-            state.work?.cancel()
-            state.work = nil
-            state.handler = nil
-            state.generation += 1
-        }
-    }
-
-    private func schedule(generation: Int, at deadline: Double) {
-        let work = scheduler.schedule(at: deadline) { [weak self] in
-            self?.poll(generation: generation, at: deadline)
-        }
-        state.withLock { state in
-            if state.generation == generation { state.work = work } else { work.cancel() }
-        }
-    }
-
-    private func poll(generation: Int, at deadline: Double) {
-        let event = readEvent()
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        guard let handler else { return }
-        handler(event)
-        schedule(generation: generation, at: max(deadline + interval, scheduler.now))
-    }
+    public func stop() { sampling.stop() }
 
     /// One reading, checked, as an event (the poll loop's step; tests call it directly).
     func readEvent() -> SourceEvent {

@@ -34,9 +34,6 @@ public final class IIOHeadingSource: HeadingSource {
     public static let refitEvery = 50
 
     private struct State {
-        var handler: (@Sendable (HeadingSourceEvent) -> Void)?
-        var work: (any ScheduledWork)?
-        var generation = 0
         var calibration: MagnetometerCalibration?
         var collected: [DeviceVector] = []
         var lastProblem: String?
@@ -46,6 +43,7 @@ public final class IIOHeadingSource: HeadingSource {
     private let store: MagnetometerCalibrationStore?
     private let logger: Logger
     private let state: Mutex<State>
+    private let sampling: SamplingLoop<HeadingSourceEvent>
 
     /// - Parameters:
     ///   - magnetometer: the device to read; `IIODevice.devices(withChannel: "magn", sysfsRoot:)` finds them.
@@ -60,6 +58,7 @@ public final class IIOHeadingSource: HeadingSource {
         self.magnetometer = magnetometer
         self.accelerometer = accelerometer
         self.interval = interval.isFinite && interval > 0 ? interval : 0.1
+        sampling = SamplingLoop(scheduler: scheduler, interval: self.interval)
         self.scheduler = scheduler
         self.store = store
         self.logger = logger
@@ -90,40 +89,10 @@ public final class IIOHeadingSource: HeadingSource {
     public var calibration: MagnetometerCalibration? { state.withLock { $0.calibration } }
 
     public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
-        let generation = state.withLock { state -> Int in
-            state.work?.cancel()
-            state.generation += 1
-            state.handler = handler
-            return state.generation
-        }
-        schedule(generation: generation, at: scheduler.now)
+        sampling.start(handler) { [weak self] in self?.readEvent() }
     }
 
-    public func stop() {
-        state.withLock { state in
-            state.work?.cancel()
-            state.work = nil
-            state.handler = nil
-            state.generation += 1
-        }
-    }
-
-    private func schedule(generation: Int, at deadline: Double) {
-        let work = scheduler.schedule(at: deadline) { [weak self] in
-            self?.poll(generation: generation, at: deadline)
-        }
-        state.withLock { state in
-            if state.generation == generation { state.work = work } else { work.cancel() }
-        }
-    }
-
-    private func poll(generation: Int, at deadline: Double) {
-        let event = readEvent()
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        guard let handler else { return }
-        handler(event)
-        schedule(generation: generation, at: max(deadline + interval, scheduler.now))
-    }
+    public func stop() { sampling.stop() }
 
     /// One reading, calibrated, as an event (for tests and for the poll loop).
     func readEvent() -> HeadingSourceEvent {

@@ -95,7 +95,7 @@ class Handler(BaseHTTPRequestHandler):
         if current in ("404", "400", "429", "500", "503"):
             return self.reply(int(current), {"error": {"code": int(current), "message": "injected"}})
         if current == "slow":
-            time.sleep(3)
+            time.sleep(15)  # well past any client timeout, even on a starved machine
         if current == "malformed":
             return self.reply(200, None, raw=b'{"location": {"lat": "north"}')
         answer = solve(body)
