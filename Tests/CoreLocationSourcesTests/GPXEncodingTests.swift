@@ -47,6 +47,23 @@ struct GPXEncodingTests {
         #expect(error.message.contains("does not parse"), "\(error)")
     }
 
+    @Test("a processing instruction without data (FoundationXML passed its null data to strlen) is refused")
+    func fuzzReproducerInstructionWithoutData() throws {
+        let data = try fixture("fuzz-crash-pi-without-data.gpx")
+        #expect(data.prefix(4) == Data([0xFF, 0xFE, 0x3C, 0x00]))  // UTF-16LE BOM, "<"
+        let error = try #require(throws: GPXError.self) { try GPXParser().points(from: data) }
+        #expect(error.code == .malformedXML)
+        #expect(error.message.contains("processing instruction without data"), "\(error)")
+        // The same in UTF-8, and with data (which GPX files may carry, e.g. a stylesheet) it is read.
+        let bare = Data("<?xml version=\"1.0\"?>\n<?xm?>\n<gpx version=\"1.1\"></gpx>".utf8)
+        let refused = try #require(throws: GPXError.self) { try GPXParser().points(from: bare) }
+        #expect(refused.message.contains("processing instruction without data"), "\(refused)")
+        let withData = Data(
+            ("<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n"
+                + "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"45\" lon=\"13\"/></trkseg></trk></gpx>").utf8)
+        #expect(try GPXParser().points(from: withData).count == 1)
+    }
+
     @Test("the fuzzer's UTF-16 document with an unpaired surrogate (it crashed inside libxml2) is refused")
     func fuzzReproducerSurrogate() throws {
         let data = try fixture("fuzz-crash-utf16-surrogate.gpx")

@@ -172,8 +172,20 @@ final class PrefixedInputStream: InputStream {
     private var pendingByte: UInt8?
     /// Whether the last complete unit was a high surrogate.
     private var awaitingLowSurrogate = false
-    /// Set when the document is not valid UTF-16; the read that found it returned -1.
+    /// Set when the document is not valid UTF-16, or holds a processing instruction without data; the read
+    /// that found it returned -1.
     private(set) var encodingError: GPXError?
+    /// Where the scan for `<?target?>` stands (see `scan(_:)`).
+    private var instruction = InstructionScan.text
+
+    /// A processing instruction with no data (`<?target?>`) makes libxml2 hand FoundationXML a null pointer,
+    /// which it passes to `strlen` (a crash the fuzzer found: `fuzz-crash-pi-without-data.gpx`). GPX has no
+    /// use for processing instructions; one without data is refused before the parser sees it. The scan
+    /// looks at characters below U+0080 only (bytes of an 8-bit document, code units of a UTF-16 one), so
+    /// `<?x?>` written literally inside a comment or CDATA section is refused too.
+    private enum InstructionScan {
+        case text, lessThan, target, question
+    }
 
     init(head: [UInt8], rest: InputStream, utf16BigEndian: Bool?) {
         self.head = head
@@ -228,9 +240,33 @@ final class PrefixedInputStream: InputStream {
                 let isHigh = (0xD800...0xDBFF).contains(unit), isLow = (0xDC00...0xDFFF).contains(unit)
                 if awaitingLowSurrogate != isLow { return fail("invalid UTF-16: an unpaired surrogate") }
                 awaitingLowSurrogate = isHigh
+                if !scan(unit) { return failInstruction() }
             }
+        } else {
+            for index in 0..<count where !scan(UInt16(buffer[index])) { return failInstruction() }
         }
         return count
+    }
+
+    /// Advances the `<?target?>` scan by one character; false when one has just been completed.
+    private func scan(_ character: UInt16) -> Bool {
+        let isSpace = character == 0x20 || character == 0x09 || character == 0x0A || character == 0x0D
+        switch (instruction, character) {
+        case (_, 0x3C): instruction = .lessThan  // "<"
+        case (.lessThan, 0x3F): instruction = .target  // "<?"
+        case (.target, 0x3F), (.question, 0x3F): instruction = .question  // "?"
+        case (.question, 0x3E): return false  // "?>" before any space: no data
+        case (.target, _), (.question, _): instruction = isSpace ? .text : .target
+        default: instruction = .text
+        }
+        return true
+    }
+
+    private func failInstruction() -> Int {
+        encodingError = GPXError(
+            code: .malformedXML, line: 1,
+            message: "a processing instruction without data (<?name?>), which the XML parser cannot read")
+        return -1
     }
 
     private func fail(_ message: String) -> Int {
