@@ -60,6 +60,12 @@ public final class BeaconScanSubscription: Sendable {
     deinit { cancel() }
 }
 
+/// What a scanner does when its first subscriber arrives and after its last one leaves.
+protocol ScanningLifecycle: AnyObject, Sendable {
+    func beginScanning()
+    func endScanning()
+}
+
 /// The subscriber list scanners share: `first` runs when the first subscriber arrives, `last` after the last
 /// one leaves (outside the lock).
 public final class BeaconSubscribers: Sendable {
@@ -75,6 +81,17 @@ public final class BeaconSubscribers: Sendable {
     public init(first: @escaping @Sendable () -> Void, last: @escaping @Sendable () -> Void) {
         self.first = first
         self.last = last
+    }
+
+    /// The list kept in `slot`, made on first use with `owner`'s start and stop (held weakly, so the list
+    /// does not keep its scanner alive). Scanners call it inside their own lock.
+    static func stored(in slot: inout BeaconSubscribers?, for owner: some ScanningLifecycle) -> BeaconSubscribers {
+        if let existing = slot { return existing }
+        let created = BeaconSubscribers(
+            first: { [weak owner] in owner?.beginScanning() },
+            last: { [weak owner] in owner?.endScanning() })
+        slot = created
+        return created
     }
 
     public var count: Int { state.withLock { $0.handlers.count } }

@@ -15,7 +15,7 @@ import Synchronization
 /// unavailable; discovery restarts when it is powered again or another appears), bluetoothd gone (the same;
 /// everything is set up again when `org.bluez` has an owner again). The AdvertisementMonitor API (passive
 /// scanning) is not used (docs/decisions/0029).
-public final class BlueZScanner: BeaconScanner {
+public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     public static let service = "org.bluez"
     static let adapterInterface = "org.bluez.Adapter1"
     static let deviceInterface = "org.bluez.Device1"
@@ -60,14 +60,7 @@ public final class BlueZScanner: BeaconScanner {
     public var adapterPath: String? { state.withLock { $0.available ? $0.adapter : nil } }
 
     private var subscribers: BeaconSubscribers {
-        state.withLock { state in
-            if let existing = state.subscribers { return existing }
-            let created = BeaconSubscribers(
-                first: { [weak self] in self?.begin() },
-                last: { [weak self] in self?.end() })
-            state.subscribers = created
-            return created
-        }
+        state.withLock { BeaconSubscribers.stored(in: &$0.subscribers, for: self) }
     }
 
     public func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription {
@@ -79,7 +72,7 @@ public final class BlueZScanner: BeaconScanner {
 
     // MARK: Set-up and teardown
 
-    private func begin() {
+    func beginScanning() {
         let generation = state.withLock { state -> Int in
             state.generation += 1
             return state.generation
@@ -87,7 +80,7 @@ public final class BlueZScanner: BeaconScanner {
         Task { await self.watch(generation: generation) }
     }
 
-    private func end() {
+    func endScanning() {
         let (watches, adapter) = state.withLock { state -> ([DBusSubscription], String?) in
             state.generation += 1
             defer {

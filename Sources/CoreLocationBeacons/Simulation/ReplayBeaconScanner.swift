@@ -4,7 +4,7 @@ import Synchronization
 
 /// Replays recorded advertisements on a `Scheduler` (`ManualScheduler` in tests): the recording starts when
 /// the first subscriber arrives and plays once (or in a loop); always available.
-public final class ReplayBeaconScanner: BeaconScanner {
+public final class ReplayBeaconScanner: BeaconScanner, ScanningLifecycle {
     private struct State {
         var subscribers: BeaconSubscribers?
         var work: (any ScheduledWork)?
@@ -34,14 +34,7 @@ public final class ReplayBeaconScanner: BeaconScanner {
     public func checkAvailability() async -> Bool { true }
 
     private var subscribers: BeaconSubscribers {
-        state.withLock { state in
-            if let existing = state.subscribers { return existing }
-            let created = BeaconSubscribers(
-                first: { [weak self] in self?.begin() },
-                last: { [weak self] in self?.end() })
-            state.subscribers = created
-            return created
-        }
+        state.withLock { BeaconSubscribers.stored(in: &$0.subscribers, for: self) }
     }
 
     public func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription {
@@ -50,7 +43,7 @@ public final class ReplayBeaconScanner: BeaconScanner {
         return subscription
     }
 
-    private func begin() {
+    func beginScanning() {
         state.withLock {
             $0.index = 0
             $0.origin = scheduler.now
@@ -58,7 +51,7 @@ public final class ReplayBeaconScanner: BeaconScanner {
         scheduleNext()
     }
 
-    private func end() {
+    func endScanning() {
         state.withLock {
             $0.work?.cancel()
             $0.work = nil
