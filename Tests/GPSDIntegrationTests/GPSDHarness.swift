@@ -51,12 +51,12 @@ final class GPSDHarness {
     }
 
     /// Starts gpsd on `gpsdPort` and waits until it listens and has connected to the feed.
-    func startGPSD() throws {
+    func startGPSD() async throws {
         let accepted = feed.acceptedCount
         let process = try GPSDProcess(port: gpsdPort, feedPort: feed.port)
         gpsd = process
         try process.waitUntilListening()
-        guard pump(until: { self.feed.acceptedCount > accepted }, timeout: 5) else {
+        guard await pumpYielding(until: { self.feed.acceptedCount > accepted }, timeout: 5) else {
             throw GPSDProcess.Failure(description: "gpsd did not connect to the NMEA feed")
         }
     }
@@ -80,23 +80,11 @@ final class GPSDHarness {
         return manager
     }
 
-    /// Polls `condition` (delivering delegate calls) until it holds or `timeout` seconds pass.
-    @discardableResult
-    func pump(until condition: () -> Bool, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            target.runPending()
-            if condition() { return true }
-            usleep(2_000)
-        } while Date() < deadline
-        target.runPending()
-        return condition()
-    }
-
-    /// `pump` for async tests: it sleeps with `Task.sleep`, so it gives its cooperative thread back while it
-    /// waits. The blocking `pump` holds one of the pool's threads (two on a 2-core machine); in a full parallel
-    /// run other suites' blocking waits held the other, and a `Task` the test itself had started (the
-    /// `liveUpdates` loop that starts the source) never ran within 30 s.
+    /// Polls `condition` (delivering delegate calls) until it holds or `timeout` seconds pass. It sleeps with
+    /// `Task.sleep`, so it gives its cooperative thread back while it waits: a blocking poll held one of the
+    /// pool's threads (two on a 2-core machine); in a full parallel run other suites' blocking waits held the
+    /// other, and a `Task` the test itself had started (the `liveUpdates` loop that starts the source) never
+    /// ran within 30 s.
     func pumpYielding(until condition: () -> Bool, timeout: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {

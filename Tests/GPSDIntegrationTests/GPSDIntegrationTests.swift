@@ -42,17 +42,17 @@ struct GPSDIntegrationTests {
         return result
     }
 
-    @Test func managerReceivesEveryEpochAsTheSentencesSayIt() throws {
+    @Test func managerReceivesEveryEpochAsTheSentencesSayIt() async throws {
         let harness = try GPSDHarness()
         defer { harness.shutDown() }
-        try harness.startGPSD()
+        try await harness.startGPSD()
         let delegate = GPSDRecordingDelegate(clock: harness.scheduler)
         let manager = harness.manager(delegate)
         manager.desiredAccuracy = kCLLocationAccuracyBest
         manager.startUpdatingLocation()
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         #expect(
-            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
+            await harness.pumpYielding(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
             "connected to gpsd and watching"
         )
 
@@ -60,7 +60,7 @@ struct GPSDIntegrationTests {
         #expect(epochs.count == 10)
         harness.feed.startPumping(interval: Self.epochInterval) { $0 < epochs.count ? epochs[$0] : nil }
         let last = Walk.expected(epochs[epochs.count - 1])?.timestamp
-        #expect(harness.pump(until: { delegate.locations.last?.timestamp == last }, timeout: 30))
+        #expect(await harness.pumpYielding(until: { delegate.locations.last?.timestamp == last }, timeout: 30))
         manager.stopUpdatingLocation()
 
         let locations = Self.lastPerEpoch(delegate.locations)
@@ -84,7 +84,7 @@ struct GPSDIntegrationTests {
     @Test func liveUpdatesDeliverTheSameLocations() async throws {
         let harness = try GPSDHarness()
         defer { harness.shutDown() }
-        try harness.startGPSD()
+        try await harness.startGPSD()
         let epochs = try Walk.fixtureEpochs()
         let received = LocationList()
         let last = Walk.expected(epochs[epochs.count - 1])?.timestamp
@@ -118,33 +118,33 @@ struct GPSDIntegrationTests {
 
     /// gpsd stops mid-stream: kCLErrorLocationUnknown while it is away; a new gpsd on the same port
     /// brings updates back within 2 s of its start.
-    @Test func updatesResumeAfterGPSDRestarts() throws {
+    @Test func updatesResumeAfterGPSDRestarts() async throws {
         let harness = try GPSDHarness(locationUnknownTimeout: 1)
         defer { harness.shutDown() }
-        try harness.startGPSD()
+        try await harness.startGPSD()
         let delegate = GPSDRecordingDelegate(clock: harness.scheduler)
         let manager = harness.manager(delegate)
         manager.startUpdatingLocation()
         // Connected and watching: gpsd answers WATCH with DEVICES, so an epoch fed after this is reported to us.
         #expect(
-            harness.pump(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
+            await harness.pumpYielding(until: { harness.source.status.isConnected && !harness.source.status.devices.isEmpty }, timeout: 30),
             "connected to gpsd and watching"
         )
         harness.feed.startPumping(interval: Self.epochInterval) { Walk.generatedEpoch($0) }
-        #expect(harness.pump(until: { delegate.locations.count >= 5 }, timeout: 10), "updates before the stop")
+        #expect(await harness.pumpYielding(until: { delegate.locations.count >= 5 }, timeout: 10), "updates before the stop")
 
         harness.stopGPSD()
-        #expect(harness.pump(until: { !harness.source.status.isConnected }, timeout: 2), "the source notices")
+        #expect(await harness.pumpYielding(until: { !harness.source.status.isConnected }, timeout: 2), "the source notices")
         let countWhileAway = delegate.locations.count
         #expect(
-            harness.pump(until: { delegate.errors.contains(.locationUnknown) }, timeout: 5),
+            await harness.pumpYielding(until: { delegate.errors.contains(.locationUnknown) }, timeout: 5),
             "kCLErrorLocationUnknown while away")
         #expect(delegate.locations.count == countWhileAway, "nothing arrives while gpsd is away")
         let lastBefore = delegate.locations.last?.timestamp ?? .distantPast
 
         let restart = harness.scheduler.now
-        try harness.startGPSD()
-        let resumed = harness.pump(
+        try await harness.startGPSD()
+        let resumed = await harness.pumpYielding(
             until: { delegate.locations.contains { $0.timestamp > lastBefore } },
             timeout: 5
         )

@@ -6,7 +6,7 @@ import Testing
 @Suite struct GPSDDownTests {
     /// Regression: `track --source gpsd://127.0.0.1:1` said only "no fix for a while; still trying".
     /// Nothing listens on TCP port 1 (tcpmux is never run), so the connection is refused at once.
-    @Test func connectionRefusedIsSaidFirst() throws {
+    @Test func connectionRefusedIsSaidFirst() async throws {
         let sandbox = try Sandbox()
         let process = Process()
         process.executableURL = Tool.locationctl.url
@@ -27,14 +27,20 @@ import Testing
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20) { stop() }
         let wanted = "connection refused at 127.0.0.1:1"
-        var text = ""
-        while !text.contains("retrying every") || !text.contains(wanted) {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // the tool ended (or was stopped)
-            text += String(decoding: chunk, as: UTF8.self)
+        // Read on a thread of its own (up to 20 s): not on one of the test process's two pool threads.
+        let text = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var text = ""
+                while !text.contains("retrying every") || !text.contains(wanted) {
+                    let chunk = errors.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }  // the tool ended (or was stopped)
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                stop()
+                process.waitUntilExit()
+                continuation.resume(returning: text)
+            }
         }
-        stop()
-        process.waitUntilExit()
         #expect(text.contains(wanted), "stderr: \(text)")
         #expect(text.contains("retrying every"), "stderr: \(text)")
         if let why = text.range(of: wanted), let vague = text.range(of: "no fix") {

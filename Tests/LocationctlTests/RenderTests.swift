@@ -69,13 +69,13 @@ struct RenderTests {
         return (gpx, (latitude, stop))
     }
 
-    func screenshot(_ sandbox: Sandbox, svg: String, width: Int, height: Int) throws -> Screenshot {
+    func screenshot(_ sandbox: Sandbox, svg: String, width: Int, height: Int) async throws -> Screenshot {
         let png = sandbox.directory.appendingPathComponent("shot.png").path
-        try Browser.screenshot(
+        try await Browser.screenshot(
             of: svg, width: width, height: height, into: png,
             profile: sandbox.directory.appendingPathComponent("chromium-profile").path
         )
-        return try Screenshot(png: png, scratch: sandbox.directory)
+        return try await Screenshot(png: png, scratch: sandbox.directory)
     }
 
     @Test func regionsFixesAndVisitsAreWhereTheirCoordinatesSay() async throws {
@@ -94,7 +94,7 @@ struct RenderTests {
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.contains("visit (1)"), "the legend counts one visit")
 
-        let shot = try screenshot(sandbox, svg: svg, width: 800, height: 600)
+        let shot = try await screenshot(sandbox, svg: svg, width: 800, height: 600)
         #expect(shot.width == 800 && shot.height == 600)
         #expect(shot.colourCount > 20, "the screenshot is blank or nearly so")
 
@@ -126,7 +126,7 @@ struct RenderTests {
             "render", "--simulate", "40.4,-3.7", "--bounds", fit.argument, "--size", "800x600", "--output", svg
         )
         #expect(run.status == 0, "\(run)")
-        let shot = try screenshot(sandbox, svg: svg, width: 800, height: 600)
+        let shot = try await screenshot(sandbox, svg: svg, width: 800, height: 600)
         #expect(shot.colourCount > 20)
         // Madrid's fix: Web Mercator puts it ~20 px from where an equirectangular map would.
         let madrid = fit.pixel(40.4, -3.7)

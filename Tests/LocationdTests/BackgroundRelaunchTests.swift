@@ -1,4 +1,5 @@
 import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -69,17 +70,12 @@ import Glibc
         }
     }
 
-    static func wait(timeout: Double, _ predicate: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if predicate() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return predicate()
+    static func wait(timeout: Double, _ predicate: () async -> Bool) async -> Bool {
+        await Polling.until(timeout: timeout, every: 0.05, predicate)
     }
 
-    static func background(_ harness: DaemonHarness) -> BackgroundStatus? {
-        guard let result = try? harness.run("locationctl", ["background", "--json"]), result.status == 0 else { return nil }
+    static func background(_ harness: DaemonHarness) async -> BackgroundStatus? {
+        guard let result = try? await harness.run("locationctl", ["background", "--json"]), result.status == 0 else { return nil }
         return try? JSONDecoder().decode(BackgroundStatus.self, from: Data(result.stdout.utf8))
     }
 
@@ -88,29 +84,29 @@ import Glibc
         for launch in launches(log) { kill(launch.pid, SIGKILL) }
     }
 
-    @Test func killedAppIsRelaunchedAndHearsTheEntryOnce() throws {
+    @Test func killedAppIsRelaunchedAndHearsTheEntryOnce() async throws {
         let harness = try DaemonHarness()
         let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
-        try harness.start(Self.daemonArguments(track: track))
+        try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
         let app = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(Self.wait(timeout: 15) { Self.background(harness)?.targets.first?.state == "running" })
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
         kill(app.process.processIdentifier, SIGKILL)
-        _ = RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
         #expect(Self.events(log).isEmpty, "the app was killed before the drive reached the region")
 
         // The drive enters the region; locationd starts the app, which hears the entry.
-        #expect(Self.wait(timeout: 30) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
+        #expect(await Self.wait(timeout: 30) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
         let launches = Self.launches(log)
         #expect(launches.count == 2)
         #expect(launches.last?.reason == "location", "the launch reason reaches the app")
         // Acknowledged: nothing pending, and no second delivery.
-        #expect(Self.wait(timeout: 10) { Self.background(harness)?.targets.first?.pending == 0 })
-        Thread.sleep(forTimeInterval: 1)
+        #expect(await Self.wait(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
+        await Polling.pause(1)
         #expect(Self.events(log) == ["enter"])
-        let status = try #require(Self.background(harness))
+        let status = try #require(await Self.background(harness))
         #expect(status.targets.first?.app == "org.example.background")
         #expect(status.targets.first?.arguments == Self.appArguments(log: log))
         #expect(status.history.contains { $0.contains("launched") })
@@ -118,11 +114,11 @@ import Glibc
 
     /// The app is SIGKILLed at random moments while the drive goes in and out of the region:
     /// every entry and exit reaches a delegate exactly once, in order.
-    @Test func killsAtRandomMomentsLoseAndDuplicateNothing() throws {
+    @Test func killsAtRandomMomentsLoseAndDuplicateNothing() async throws {
         let harness = try DaemonHarness()
         let cycles = 10
         let track = try Self.track(in: harness, outside: 6, cycles: cycles)
-        try harness.start(Self.daemonArguments(track: track))
+        try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
@@ -131,14 +127,14 @@ import Glibc
         var kills = 0
         let deadline = Date().addingTimeInterval(120)
         while Self.events(log).count < 2 * cycles, Date() < deadline {
-            Thread.sleep(forTimeInterval: Double.random(in: 0.2...2.0, using: &generator))
+            await Polling.pause(Double.random(in: 0.2...2.0, using: &generator))
             if let pid = Self.launches(log).last?.pid, kill(pid, 0) == 0 {
                 kill(pid, SIGKILL)
                 kills += 1
             }
         }
-        #expect(Self.wait(timeout: 30) { Self.events(log).count >= 2 * cycles })
-        Thread.sleep(forTimeInterval: 1)
+        #expect(await Self.wait(timeout: 30) { Self.events(log).count >= 2 * cycles })
+        await Polling.pause(1)
         let events = Self.events(log)
         let expected = (0..<cycles).flatMap { _ in ["enter", "exit"] }
         #expect(events == expected, "kills: \(kills)\n\(Self.lines(log))\n\(harness.logText)")
@@ -147,10 +143,10 @@ import Glibc
     }
 
     /// An executable replaced since it registered is never launched; the status says why.
-    @Test func replacedExecutableIsNeverLaunched() throws {
+    @Test func replacedExecutableIsNeverLaunched() async throws {
         let harness = try DaemonHarness()
         let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
-        try harness.start(Self.daemonArguments(track: track))
+        try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.replaced")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
@@ -158,26 +154,26 @@ import Glibc
         try FileManager.default.copyItem(
             atPath: DaemonHarness.products.appendingPathComponent("CoreLocationAppProbe").path, toPath: copy)
         let app = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist], tool: copy)
-        #expect(Self.wait(timeout: 15) { Self.background(harness)?.targets.first?.state == "running" })
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
         kill(app.process.processIdentifier, SIGKILL)
-        _ = RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
         // Something else now sits at the path.
         try FileManager.default.removeItem(atPath: copy)
         try "#!/bin/sh\necho impostor >> \(log)\n".write(toFile: copy, atomically: false, encoding: .utf8)
         chmod(copy, 0o755)
-        #expect(Self.wait(timeout: 30) { Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
-        #expect(Self.wait(timeout: 10) { Self.background(harness)?.targets.first?.state == "replaced" })
-        Thread.sleep(forTimeInterval: 2)
+        #expect(await Self.wait(timeout: 30) { await Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
+        #expect(await Self.wait(timeout: 10) { await Self.background(harness)?.targets.first?.state == "replaced" })
+        await Polling.pause(2)
         #expect(!Self.lines(log).contains("impostor"))
         #expect(Self.launches(log).count == 1)
-        #expect(Self.background(harness)?.history.contains { $0.contains("not launched: replaced") } == true)
+        #expect(await Self.background(harness)?.history.contains { $0.contains("not launched: replaced") } == true)
     }
 
     /// An app that crashes at every launch is launched at most --relaunch-limit times per window.
-    @Test func crashingAppIsLaunchedABoundedNumberOfTimes() throws {
+    @Test func crashingAppIsLaunchedABoundedNumberOfTimes() async throws {
         let harness = try DaemonHarness()
         let track = try Self.track(in: harness, outside: 16, cycles: 8)
-        try harness.start(
+        try await harness.start(
             ["--simulate", track, "--simulate-speed", "2", "--region-dwell", "0.6", "--launcher", "exec",
              "--relaunch-pickup", "0.1", "--relaunch-limit", "3", "--relaunch-window", "600"])
         let plist = try harness.infoPlist(bundle: "org.example.crasher")
@@ -185,38 +181,38 @@ import Glibc
         defer { Self.killAll(log) }
         let app = try RunningApp(
             harness, Self.appArguments(log: log, extra: ["--crash-on-relaunch"]), extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(Self.wait(timeout: 15) { Self.background(harness)?.targets.first?.state == "running" })
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
         kill(app.process.processIdentifier, SIGKILL)
-        _ = RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
-        #expect(Self.wait(timeout: 40) { Self.background(harness)?.targets.first?.state == "rate-limited" })
-        Thread.sleep(forTimeInterval: 2)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        #expect(await Self.wait(timeout: 40) { await Self.background(harness)?.targets.first?.state == "rate-limited" })
+        await Polling.pause(2)
         #expect(Self.launches(log).filter { $0.reason == "location" }.count == 3, "\(Self.lines(log))")
-        #expect(Self.background(harness)?.history.contains { $0.contains("not launched: rate-limited") } == true)
+        #expect(await Self.background(harness)?.history.contains { $0.contains("not launched: rate-limited") } == true)
         #expect(Self.events(log).isEmpty)
     }
 
     /// `locationctl background off APP`: events wait, the app is not launched; `on`: it is, and
     /// hears them.
-    @Test func relaunchSwitchedOffAndOnAgain() throws {
+    @Test func relaunchSwitchedOffAndOnAgain() async throws {
         let harness = try DaemonHarness()
         let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
-        try harness.start(Self.daemonArguments(track: track))
+        try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.switched")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
         let app = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(Self.wait(timeout: 15) { Self.background(harness)?.targets.first?.state == "running" })
-        let off = try harness.run("locationctl", ["background", "off", "org.example.switched"])
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
+        let off = try await harness.run("locationctl", ["background", "off", "org.example.switched"])
         #expect(off.status == 0, "\(off.stderr)")
         kill(app.process.processIdentifier, SIGKILL)
-        _ = RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
-        #expect(Self.wait(timeout: 30) { Self.background(harness)?.targets.first?.pending == 1 })
-        #expect(Self.background(harness)?.targets.first?.state == "off")
-        Thread.sleep(forTimeInterval: 2)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        #expect(await Self.wait(timeout: 30) { await Self.background(harness)?.targets.first?.pending == 1 })
+        #expect(await Self.background(harness)?.targets.first?.state == "off")
+        await Polling.pause(2)
         #expect(Self.launches(log).count == 1)
-        let on = try harness.run("locationctl", ["background", "on", "org.example.switched"])
+        let on = try await harness.run("locationctl", ["background", "on", "org.example.switched"])
         #expect(on.status == 0, "\(on.stderr)")
-        #expect(Self.wait(timeout: 15) { Self.events(log) == ["enter"] }, "\(Self.lines(log))")
-        #expect(Self.wait(timeout: 10) { Self.background(harness)?.targets.first?.pending == 0 })
+        #expect(await Self.wait(timeout: 15) { Self.events(log) == ["enter"] }, "\(Self.lines(log))")
+        #expect(await Self.wait(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
     }
 }

@@ -1,9 +1,13 @@
 import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
 import Testing
 
 /// A real locationd process on a temporary socket and database, and helpers for the test's clients.
+///
+/// Every wait here is `async` and holds no thread while it waits (`Polling`): the test process's pool has
+/// two threads on a 2-core machine, and blocking waits in these suites stalled unrelated tests for minutes.
 final class DaemonHarness: Sendable {
     static let products: URL = {
         let bundle = Bundle.main.bundleURL
@@ -46,7 +50,7 @@ final class DaemonHarness: Sendable {
     func start(
         _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
         hermetic: Bool = true
-    ) throws -> Process {
+    ) async throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("locationd")
         // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
@@ -63,14 +67,15 @@ final class DaemonHarness: Sendable {
         try process.run()
         self.process.withLock { $0 = process }
         if waitForSocket {
-            for _ in 0..<200 {
-                if let connection = try? DaemonConnection.connect(path: socket, label: "harness", timeout: 1) {
-                    connection.close()
-                    return process
+            let socket = socket
+            let answered = await Polling.until(timeout: 10, every: 0.05) {
+                guard let connection = try? DaemonConnection.connect(path: socket, label: "harness", timeout: 1) else {
+                    return false
                 }
-                Thread.sleep(forTimeInterval: 0.05)
+                connection.close()
+                return true
             }
-            Issue.record("locationd did not answer: \(logText)")
+            if !answered { Issue.record("locationd did not answer: \(logText)") }
         }
         return process
     }
@@ -79,19 +84,14 @@ final class DaemonHarness: Sendable {
 
     /// Whether locationd's log comes to contain `text` within `timeout` seconds: its stderr is read
     /// on another thread, so a line it has written may not have arrived yet.
-    func logContains(_ text: String, timeout: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !logText.contains(text) {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return true
+    func logContains(_ text: String, timeout: Double = 5) async -> Bool {
+        await Polling.until(timeout: timeout) { logText.contains(text) }
     }
 
-    func kill(signal: Int32 = SIGKILL) {
+    func kill(signal: Int32 = SIGKILL) async {
         guard let process = process.withLock({ $0 }) else { return }
         Foundation.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        _ = try? await Polling.onOwnThread { process.waitUntilExit() }
     }
 
     /// A raw socket to the daemon, for speaking bad protocol.
@@ -128,7 +128,9 @@ final class DaemonHarness: Sendable {
     }
 
     /// Runs a tool to completion with this daemon's environment.
-    func run(_ tool: String, _ arguments: [String], extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(
+        _ tool: String, _ arguments: [String], extra: [String: String] = [:]
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent(tool)
         process.arguments = arguments
@@ -138,9 +140,17 @@ final class DaemonHarness: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Both pipes read to their ends at once (a tool that fills one while we wait on the other would
+        // never finish), on threads of their own.
+        let (stdout, stderr) = try await Polling.onOwnThread { () -> (Data, Data) in
+            let errors = Mutex<Data?>(nil)
+            Thread { errors.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }.start()
+            let output = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let deadline = Date().addingTimeInterval(5)
+            while errors.withLock({ $0 == nil }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            return (output, errors.withLock { $0 } ?? Data())
+        }
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 }
@@ -181,37 +191,29 @@ final class RunningApp: Sendable {
     /// SIGTERM and wait (bounded: SIGKILL after 5 s) until the process is gone or a zombie, read
     /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
     /// manager thread while other tests' children exited.
-    func stop() {
+    func stop() async {
         let pid = process.processIdentifier
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
-        if !Self.waitGone(pid, timeout: 5) {
+        if await !Self.waitGone(pid, timeout: 5) {
             kill(pid, SIGKILL)
-            _ = Self.waitGone(pid, timeout: 5)
+            _ = await Self.waitGone(pid, timeout: 5)
         }
     }
 
-    static func waitGone(_ pid: Int32, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+    static func waitGone(_ pid: Int32, timeout: Double) async -> Bool {
+        await Polling.until(timeout: timeout, every: 0.01) {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return true }
-            if stat[close...].dropFirst(2).first == "Z" { return true }
-            Thread.sleep(forTimeInterval: 0.01)
+            return stat[close...].dropFirst(2).first == "Z"
         }
-        return false
     }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.
     @discardableResult
-    func wait(timeout: Double = 15, _ predicate: ([String]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if lines.withLock({ predicate($0) }) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return false
+    func wait(timeout: Double = 15, _ predicate: ([String]) -> Bool) async -> Bool {
+        await Polling.until(timeout: timeout) { lines.withLock { predicate($0) } }
     }
 
     func count(_ kind: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(kind + " ") }.count } }

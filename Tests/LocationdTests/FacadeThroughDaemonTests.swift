@@ -1,4 +1,5 @@
 import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
 import Foundation
 import Testing
 
@@ -10,78 +11,78 @@ import Testing
     }
 
     /// Environment for the app: in process it simulates itself; through the daemon the daemon does.
-    func setUp(_ engine: Engine, point: String = "48.8584,2.2945") throws -> (DaemonHarness, [String: String]) {
+    func setUp(_ engine: Engine, point: String = "48.8584,2.2945") async throws -> (DaemonHarness, [String: String]) {
         let harness = try DaemonHarness()
         switch engine {
         case .inProcess:
             return (harness, ["CORELOCATION_DAEMON": "off", "CORELOCATION_SIMULATE": point])
         case .daemon:
-            try harness.start(["--simulate", point])
+            try await harness.start(["--simulate", point])
             return (harness, ["CORELOCATION_DAEMON": "require"])
         }
     }
 
-    @Test(arguments: Engine.allCases) func requestLocationAnswers(_ engine: Engine) throws {
-        let (harness, extra) = try setUp(engine)
+    @Test(arguments: Engine.allCases) func requestLocationAnswers(_ engine: Engine) async throws {
+        let (harness, extra) = try await setUp(engine)
         let plist = try harness.infoPlist(bundle: "org.example.probe")
-        let run = try harness.run("CoreLocationProbe", ["runloop", "10"], extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
+        let run = try await harness.run("CoreLocationProbe", ["runloop", "10"], extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("location 48.858400 2.294500"), "\(run)")
     }
 
-    @Test(arguments: Engine.allCases) func storedDenialApplies(_ engine: Engine) throws {
-        let (harness, extra) = try setUp(engine)
+    @Test(arguments: Engine.allCases) func storedDenialApplies(_ engine: Engine) async throws {
+        let (harness, extra) = try await setUp(engine)
         let plist = try harness.infoPlist(bundle: "org.example.probe")
-        let deny = try harness.run("locationctl", ["authorize", "org.example.probe", "deny"], extra: extra)
+        let deny = try await harness.run("locationctl", ["authorize", "org.example.probe", "deny"], extra: extra)
         #expect(deny.status == 0, "\(deny)")
-        let run = try harness.run("CoreLocationProbe", ["runloop", "10"], extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
+        let run = try await harness.run("CoreLocationProbe", ["runloop", "10"], extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
         #expect(run.status == 4, "\(run)")
         #expect(!run.stdout.contains("location "), "\(run)")
     }
 
-    @Test(arguments: Engine.allCases) func standardUpdatesAndRegionState(_ engine: Engine) throws {
-        let (harness, extra) = try setUp(engine)
+    @Test(arguments: Engine.allCases) func standardUpdatesAndRegionState(_ engine: Engine) async throws {
+        let (harness, extra) = try await setUp(engine)
         let plist = try harness.infoPlist(bundle: "org.example.region")
         let app = try RunningApp(
             harness, ["region", "48.8584", "2.2945", "200", "tower", "--seconds", "20"],
             extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
         // CLRegionState.inside = 1.
-        #expect(app.wait { $0.contains { $0.hasPrefix("state ") && $0.hasSuffix("tower 1") } }, "\(app.lines.withLock { $0 })")
+        #expect(await app.wait { $0.contains { $0.hasPrefix("state ") && $0.hasSuffix("tower 1") } }, "\(app.lines.withLock { $0 })")
         let updates = try RunningApp(harness, ["updates", "--seconds", "20"], extra: extra.merging(["CORELOCATION_INFO_PLIST": plist]) { $1 })
-        #expect(updates.wait { $0.contains { $0.hasPrefix("location ") } }, "\(updates.lines.withLock { $0 })")
+        #expect(await updates.wait { $0.contains { $0.hasPrefix("location ") } }, "\(updates.lines.withLock { $0 })")
     }
 
     /// `locationctl authorize … deny` through the daemon: the running app hears it, and no fix
     /// reaches its delegate after the command returned.
-    @Test func denyThroughTheDaemonStopsFixesAtOnce() throws {
+    @Test func denyThroughTheDaemonStopsFixesAtOnce() async throws {
         let harness = try DaemonHarness()
-        try harness.start(["--simulate", "drive"])
+        try await harness.start(["--simulate", "drive"])
         let plist = try harness.infoPlist(bundle: "org.example.tracker")
         let app = try RunningApp(harness, ["updates", "--seconds", "30"], extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
-        let deny = try harness.run("locationctl", ["authorize", "org.example.tracker", "deny"])
+        #expect(await app.wait { $0.filter { $0.hasPrefix("location ") }.count >= 2 }, "\(app.lines.withLock { $0 })")
+        let deny = try await harness.run("locationctl", ["authorize", "org.example.tracker", "deny"])
         let returned = ProcessInfo.processInfo.systemUptime
         #expect(deny.status == 0, "\(deny)")
         // kCLAuthorizationStatusDenied = 2.
-        #expect(app.wait { $0.contains { $0.hasPrefix("authorization ") && $0.hasSuffix(" 2") } }, "\(app.lines.withLock { $0 })")
-        Thread.sleep(forTimeInterval: 2.5)
+        #expect(await app.wait { $0.contains { $0.hasPrefix("authorization ") && $0.hasSuffix(" 2") } }, "\(app.lines.withLock { $0 })")
+        await Polling.pause(2.5)
         #expect(app.times("location").allSatisfy { $0 < returned }, "\(app.lines.withLock { $0 })")
     }
 
     /// `locationctl services off`: every app reads services disabled and authorization denied.
-    @Test func servicesOffDeniesEveryApp() throws {
+    @Test func servicesOffDeniesEveryApp() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
-        let off = try harness.run("locationctl", ["services", "off"])
+        try await harness.start()
+        let off = try await harness.run("locationctl", ["services", "off"])
         #expect(off.status == 0, "\(off)")
         let plist = try harness.infoPlist(bundle: "org.example.probe")
-        let run = try harness.run("CoreLocationProbe", ["runloop", "10"], extra: ["CORELOCATION_INFO_PLIST": plist])
+        let run = try await harness.run("CoreLocationProbe", ["runloop", "10"], extra: ["CORELOCATION_INFO_PLIST": plist])
         #expect(run.status == 4, "\(run)")
-        let status = try harness.run("locationctl", ["status"])
+        let status = try await harness.run("locationctl", ["status"])
         #expect(status.stdout.contains("location services off"), "\(status)")
-        let on = try harness.run("locationctl", ["services", "on"])
+        let on = try await harness.run("locationctl", ["services", "on"])
         #expect(on.status == 0, "\(on)")
-        let again = try harness.run("CoreLocationProbe", ["runloop", "10"], extra: ["CORELOCATION_INFO_PLIST": plist])
+        let again = try await harness.run("CoreLocationProbe", ["runloop", "10"], extra: ["CORELOCATION_INFO_PLIST": plist])
         #expect(again.status == 0, "\(again)")
     }
 }

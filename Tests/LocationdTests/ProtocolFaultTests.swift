@@ -19,9 +19,9 @@ import Testing
         return nil
     }
 
-    @Test func helloAndStatus() throws {
+    @Test func helloAndStatus() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let connection = try DaemonConnection.connect(path: harness.socket, label: "t", timeout: 5)
         connection.startReading { _ in }
         #expect(connection.hello.version == DaemonProtocol.version)
@@ -32,9 +32,9 @@ import Testing
         #expect(status.apps.count == 1)
     }
 
-    @Test func unknownVersionIsRefusedNamingBoth() throws {
+    @Test func unknownVersionIsRefusedNamingBoth() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let fd = try harness.rawSocket()
         defer { close(fd) }
         #expect(UnixSocket.writeAll(fd, try DaemonHarness.hello(version: 99)))
@@ -46,9 +46,9 @@ import Testing
         try stillServes(harness)
     }
 
-    @Test func malformedFirstFrameIsAnErrorAndClose() throws {
+    @Test func malformedFirstFrameIsAnErrorAndClose() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let fd = try harness.rawSocket()
         defer { close(fd) }
         #expect(UnixSocket.writeAll(fd, FrameDecoder.frame(Array("{not json".utf8))))
@@ -58,9 +58,9 @@ import Testing
         try stillServes(harness)
     }
 
-    @Test func oversizedFrameIsAnErrorAndClose() throws {
+    @Test func oversizedFrameIsAnErrorAndClose() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let fd = try harness.rawSocket()
         defer { close(fd) }
         #expect(UnixSocket.writeAll(fd, try DaemonHarness.hello()))
@@ -75,9 +75,9 @@ import Testing
         try stillServes(harness)
     }
 
-    @Test func truncatedFrameThenHangUpLeavesTheDaemonServing() throws {
+    @Test func truncatedFrameThenHangUpLeavesTheDaemonServing() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let fd = try harness.rawSocket()
         let hello = try DaemonHarness.hello()
         #expect(UnixSocket.writeAll(fd, Array(hello.prefix(hello.count - 3))))
@@ -85,9 +85,9 @@ import Testing
         try stillServes(harness)
     }
 
-    @Test func silentClientIsClosedAfterTheHelloTimeout() throws {
+    @Test func silentClientIsClosedAfterTheHelloTimeout() async throws {
         let harness = try DaemonHarness()
-        try harness.start(["--simulate", "48.8584,2.2945", "--hello-timeout", "0.3"])
+        try await harness.start(["--simulate", "48.8584,2.2945", "--hello-timeout", "0.3"])
         let fd = try harness.rawSocket()
         defer { close(fd) }
         let (messages, closed) = DaemonHarness.readMessages(fd)
@@ -96,9 +96,9 @@ import Testing
         try stillServes(harness)
     }
 
-    @Test func clientThatStopsReadingIsCutOffOthersServed() throws {
+    @Test func clientThatStopsReadingIsCutOffOthersServed() async throws {
         let harness = try DaemonHarness()
-        try harness.start(["--simulate", "48.8584,2.2945", "--max-buffered", "65536", "--write-timeout", "0.5"])
+        try await harness.start(["--simulate", "48.8584,2.2945", "--max-buffered", "65536", "--write-timeout", "0.5"])
         let fd = try harness.rawSocket()
         defer { close(fd) }
         #expect(UnixSocket.writeAll(fd, try DaemonHarness.hello()))
@@ -117,13 +117,13 @@ import Testing
             let (_, closed) = DaemonHarness.readMessages(fd, limit: 1_000_000)
             #expect(closed)
         }
-        #expect(harness.logContains("Cutting off a client that does not read"))
+        #expect(await harness.logContains("Cutting off a client that does not read"))
         try stillServes(harness)
     }
 
-    @Test func floodingClientIsAnsweredAndOthersToo() throws {
+    @Test func floodingClientIsAnsweredAndOthersToo() async throws {
         let harness = try DaemonHarness()
-        try harness.start()
+        try await harness.start()
         let flooder = try DaemonConnection.connect(path: harness.socket, label: "flood", timeout: 5)
         let answered = Mutex(0)
         flooder.startReading { _ in }

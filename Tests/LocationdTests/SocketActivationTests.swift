@@ -1,4 +1,5 @@
 import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
 import Foundation
 import Testing
 
@@ -17,9 +18,8 @@ import Testing
     }
 
     /// Waits at most `timeout` seconds; kills the process and returns false when it overruns.
-    static func waitForExit(_ process: Process, timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    static func waitForExit(_ process: Process, timeout: Double = 20) async -> Bool {
+        _ = await Polling.until(timeout: timeout) { !process.isRunning }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activator)))
-    func servesOnTheSocketSystemdPassed() throws {
+    func servesOnTheSocketSystemdPassed() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-sa-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -48,7 +48,7 @@ import Testing
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
         // The activator binds the socket first thing; wait (bounded) for the file.
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.02) }
+        _ = await Polling.until(timeout: 4) { FileManager.default.fileExists(atPath: socket) }
 
         // The first connection starts locationd; its answer proves it serves on fd 3. (A client in
         // this process, not a locationctl child: Foundation does not notice a second child's exit
@@ -68,7 +68,7 @@ import Testing
 
         // The activator exec'd locationd in place: SIGTERM reaches the daemon, which stops cleanly.
         kill(daemon.processIdentifier, SIGTERM)
-        #expect(Self.waitForExit(daemon), "locationd did not stop on SIGTERM")
+        #expect(await Self.waitForExit(daemon), "locationd did not stop on SIGTERM")
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(logged.contains("Listening on the socket systemd passed"), "\(logged)")
         #expect(daemon.terminationStatus == 0, "\(logged)")

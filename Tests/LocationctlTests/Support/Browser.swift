@@ -9,21 +9,33 @@ enum Browser {
     }
 
     /// Opens `file` and saves a screenshot of a `width`×`height` window at one device pixel per CSS pixel.
-    static func screenshot(of file: String, width: Int, height: Int, into png: String, profile: String) throws {
+    static func screenshot(of file: String, width: Int, height: Int, into png: String, profile: String) async throws {
         guard let path else { throw BrowserFailure(message: "chromium is not installed") }
         let arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
             "--user-data-dir=\(profile)", "--window-size=\(width),\(height)", "--screenshot=\(png)",
             URL(fileURLWithPath: file).absoluteString,
         ]
-        let result = try runProcess(path, arguments, limit: 90)
+        let result = try await runProcess(path, arguments, limit: 90)
         guard FileManager.default.fileExists(atPath: png) else {
             throw BrowserFailure(message: "chromium wrote no screenshot (exit \(result.status)):\n\(result.output)")
         }
     }
 
-    /// Runs a program to its end (killed after `limit` seconds), with its output and errors merged.
-    static func runProcess(_ path: String, _ arguments: [String], limit: Double) throws -> (status: Int32, output: String) {
+    /// Runs a program to its end (killed after `limit` seconds), with its output and errors merged. The
+    /// waiting happens on a thread of its own: chromium takes seconds, and a blocked cooperative thread is
+    /// one of the test process's two.
+    static func runProcess(_ path: String, _ arguments: [String], limit: Double) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runProcessBlocking(path, arguments, limit: limit) })
+            }
+        }
+    }
+
+    private static func runProcessBlocking(
+        _ path: String, _ arguments: [String], limit: Double
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -102,14 +114,14 @@ struct Screenshot {
         sys.stdout.buffer.write(struct.pack('>II', width, height) + bytes(out))
         """#
 
-    init(png: String, scratch: URL) throws {
+    init(png: String, scratch: URL) async throws {
         let script = scratch.appendingPathComponent("png-decode.py")
         try Data(Self.decoder.utf8).write(to: script)
         let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
             ?? "/usr/bin/env"
         let arguments = python == "/usr/bin/env" ? ["python3", script.path, png] : [script.path, png]
         let output = scratch.appendingPathComponent("pixels.bin")
-        let result = try Browser.runProcess(
+        let result = try await Browser.runProcess(
             "/bin/sh", ["-c", "\"$0\" \"$@\" > '\(output.path)'", python] + arguments, limit: 120
         )
         let bytes = [UInt8]((try? Data(contentsOf: output)) ?? Data())
