@@ -49,17 +49,10 @@ final class BeaconRuntime: Sendable {
         self.init(scanner: scanner, scheduler: scheduler)
     }
 
-    /// Whether ranging can work now: a scanner in use says so; otherwise BlueZ is asked (bounded, 2 s).
+    /// Whether ranging can work now: a scanner in use says so; otherwise BlueZ is asked (bounded, 2 s). The
+    /// answer comes on the D-Bus connection's thread, so asking from a task or the main thread never waits for
+    /// the cooperative pool.
     var isAvailable: Bool {
-        guard let scanner else { return false }
-        let answer = Mutex<Bool?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let available = await scanner.checkAvailability()
-            answer.withLock { $0 = available }
-            done.signal()
-        }
-        _ = done.wait(timeout: .now() + 2)
-        return answer.withLock { $0 } ?? false
+        scanner?.checkAvailability(timeout: .seconds(2)) ?? false
     }
 }

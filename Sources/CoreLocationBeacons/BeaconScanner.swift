@@ -35,8 +35,10 @@ public enum BeaconScanEvent: Sendable, Hashable {
 public protocol BeaconScanner: AnyObject, Sendable {
     /// Whether scanning can work now.
     var isAvailable: Bool { get }
-    /// Asks whether scanning could work now (BlueZ: a powered adapter), without starting a scan.
-    func checkAvailability() async -> Bool
+    /// Asks whether scanning could work now (BlueZ: a powered adapter), without starting a scan. Blocks the
+    /// calling thread for at most `timeout` (false then), and never waits for the cooperative pool, so it
+    /// can answer Apple's synchronous class methods from any thread.
+    func checkAvailability(timeout: Duration) -> Bool
     /// Delivers events to `handler` (on the scanner's thread; return quickly) until the subscription is cancelled.
     func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription
 }

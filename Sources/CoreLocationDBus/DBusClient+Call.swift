@@ -10,6 +10,29 @@ extension DBusClient {
         destination: String, path: String, interface: String, member: String, arguments: [DBusValue] = [],
         timeout: Duration = DBusClient.defaultTimeout
     ) async throws -> [DBusValue] {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try call(
+                    destination: destination, path: path, interface: interface, member: member,
+                    arguments: arguments, timeout: timeout
+                ) { continuation.resume(with: $0) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// Calls a method; `onReply` gets the reply's arguments or the error (as the async `call` throws them) on
+    /// the connection's own thread, never on the cooperative pool, so a caller that must answer synchronously
+    /// (Apple's class methods such as `isRangingAvailable()`) can wait for it on a semaphore from any thread.
+    ///
+    /// - Throws: `DBusCallError` at once when the call cannot be sent (`.invalidArgument`, `.outOfMemory`,
+    ///   `.disconnected`); then `onReply` is never called.
+    public func call(
+        destination: String, path: String, interface: String, member: String, arguments: [DBusValue] = [],
+        timeout: Duration = DBusClient.defaultTimeout,
+        onReply: @escaping @Sendable (Result<[DBusValue], any Error>) -> Void
+    ) throws {
         guard dbus_validate_bus_name(destination, nil) != 0 else {
             throw DBusCallError(.invalidArgument, "'\(destination)' is not a bus name")
         }
@@ -37,28 +60,26 @@ extension DBusClient {
             throw DBusCallError(.disconnected, "\(interface).\(member): the connection is closed")
         }
         let what = "\(interface).\(member)"
-        return try await withCheckedThrowingContinuation { continuation in
-            let reply = DBusPendingReply(pendingCall, what: what, continuation: continuation)
-            let context = Unmanaged.passRetained(reply).toOpaque()
-            let installed = dbus_pending_call_set_notify(
-                pendingCall,
-                { _, data in
-                    guard let data else { return }
-                    Unmanaged<DBusPendingReply>.fromOpaque(data).takeUnretainedValue().complete()
-                },
-                context,
-                { data in
-                    guard let data else { return }
-                    Unmanaged<DBusPendingReply>.fromOpaque(data).release()
-                }
-            )
-            if installed == 0 {
-                Unmanaged<DBusPendingReply>.fromOpaque(context).release()
-                reply.fail(DBusCallError(.outOfMemory, "waiting for \(what)"))
-            } else if dbus_pending_call_get_completed(pendingCall) != 0 {
-                // The reply came before the notification was installed.
-                reply.complete()
+        let reply = DBusPendingReply(pendingCall, what: what, onReply: onReply)
+        let context = Unmanaged.passRetained(reply).toOpaque()
+        let installed = dbus_pending_call_set_notify(
+            pendingCall,
+            { _, data in
+                guard let data else { return }
+                Unmanaged<DBusPendingReply>.fromOpaque(data).takeUnretainedValue().complete()
+            },
+            context,
+            { data in
+                guard let data else { return }
+                Unmanaged<DBusPendingReply>.fromOpaque(data).release()
             }
+        )
+        if installed == 0 {
+            Unmanaged<DBusPendingReply>.fromOpaque(context).release()
+            reply.fail(DBusCallError(.outOfMemory, "waiting for \(what)"))
+        } else if dbus_pending_call_get_completed(pendingCall) != 0 {
+            // The reply came before the notification was installed.
+            reply.complete()
         }
     }
 
@@ -86,44 +107,44 @@ final class DBusPendingReply: Sendable {
     private struct State {
         // libdbus's DBusPendingCall (we own one reference until completion); nil once completed.
         var call: DBusHandle?
-        var continuation: CheckedContinuation<[DBusValue], any Error>?
+        var onReply: (@Sendable (Result<[DBusValue], any Error>) -> Void)?
     }
 
     private let state: Mutex<State>
     private let what: String
 
-    init(_ call: OpaquePointer, what: String, continuation: CheckedContinuation<[DBusValue], any Error>) {
-        state = Mutex(State(call: DBusHandle(call), continuation: continuation))
+    init(_ call: OpaquePointer, what: String, onReply: @escaping @Sendable (Result<[DBusValue], any Error>) -> Void) {
+        state = Mutex(State(call: DBusHandle(call), onReply: onReply))
         self.what = what
     }
 
     func fail(_ error: DBusCallError) {
-        let (call, continuation) = state.withLock { state in
-            defer { state.call = nil; state.continuation = nil }
-            return (state.call, state.continuation)
+        let (call, onReply) = state.withLock { state in
+            defer { state.call = nil; state.onReply = nil }
+            return (state.call, state.onReply)
         }
         if let call { dbus_pending_call_unref(call.pointer) }
-        continuation?.resume(throwing: error)
+        onReply?(.failure(error))
     }
 
     func complete() {
-        let taken: (DBusHandle, CheckedContinuation<[DBusValue], any Error>)? = state.withLock { state in
-            guard let call = state.call, let continuation = state.continuation else { return nil }
+        let taken: (DBusHandle, @Sendable (Result<[DBusValue], any Error>) -> Void)? = state.withLock { state in
+            guard let call = state.call, let onReply = state.onReply else { return nil }
             state.call = nil
-            state.continuation = nil
-            return (call, continuation)
+            state.onReply = nil
+            return (call, onReply)
         }
-        guard let (call, continuation) = taken else { return }
+        guard let (call, onReply) = taken else { return }
         let message = dbus_pending_call_steal_reply(call.pointer)
         dbus_pending_call_unref(call.pointer)
         guard let message else {
-            continuation.resume(throwing: DBusCallError(.disconnected, "\(what): no reply"))
+            onReply(.failure(DBusCallError(.disconnected, "\(what): no reply")))
             return
         }
         defer { dbus_message_unref(message) }
         let arguments = DBusMessageReader.arguments(of: message)
         guard dbus_message_get_type(message) == DBusTypeCode.error else {
-            continuation.resume(returning: arguments)
+            onReply(.success(arguments))
             return
         }
         let name = dbus_message_get_error_name(message).map { String(cString: $0) } ?? "unknown"
@@ -134,6 +155,6 @@ final class DBusPendingReply: Sendable {
         case "org.freedesktop.DBus.Error.Disconnected": code = .disconnected
         default: code = .remote
         }
-        continuation.resume(throwing: DBusCallError(code, name: name, "\(what): \(text)"))
+        onReply(.failure(DBusCallError(code, name: name, "\(what): \(text)")))
     }
 }

@@ -47,10 +47,16 @@ extension DBusClient {
     public func managedObjects(
         at path: String, on destination: String, timeout: Duration = DBusClient.defaultTimeout
     ) async throws -> [String: [String: [String: DBusValue]]] {
-        let reply = try await call(
-            destination: destination, path: path, interface: Self.objectManagerInterface,
-            member: "GetManagedObjects", timeout: timeout
+        try Self.managedObjects(
+            inReply: try await call(
+                destination: destination, path: path, interface: Self.objectManagerInterface,
+                member: "GetManagedObjects", timeout: timeout
+            )
         )
+    }
+
+    /// The objects of a GetManagedObjects reply (for callers of the reply-handler `call`).
+    public static func managedObjects(inReply reply: [DBusValue]) throws -> [String: [String: [String: DBusValue]]] {
         guard let objects = reply.first?.stringKeyed else {
             throw DBusCallError(.remote, "GetManagedObjects did not answer a{oa{sa{sv}}}")
         }

@@ -51,7 +51,7 @@ extension LocationCtl {
                 }
             } else {
                 scanner = try BlueZScanner()
-                guard await scanner.checkAvailability() else {
+                guard scanner.checkAvailability(timeout: .seconds(2)) else {
                     throw ValidationError("no powered Bluetooth adapter (BlueZ on the system bus)")
                 }
             }

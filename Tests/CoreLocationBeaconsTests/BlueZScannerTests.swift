@@ -117,6 +117,29 @@ struct BlueZScannerTests {
         subscription.cancel()
     }
 
+    /// `checkAvailability` (behind `CLLocationManager.isRangingAvailable()`) asks without scanning: false with
+    /// no adapter or a powered-off one, true with a powered one, false with no bluetoothd at all; asked from
+    /// several tasks at once (the pool's threads blocked) it still answers, since the reply comes on the
+    /// D-Bus thread.
+    @Test func availabilityIsAskedWithoutScanning() async throws {
+        let bus = try PrivateBus()
+        let mock = try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
+        let scanner = BlueZScanner(client: try bus.client())
+        #expect(!scanner.checkAvailability(timeout: .seconds(2)))
+        try drive(bus, ["adapter", "hci0"])
+        #expect(scanner.checkAvailability(timeout: .seconds(2)))
+        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"), "asking does not scan")
+        let answers = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 { group.addTask { scanner.checkAvailability(timeout: .seconds(2)) } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(answers == [true, true, true, true])
+        try drive(bus, ["power", "hci0", "off"])
+        #expect(!scanner.checkAvailability(timeout: .seconds(2)))
+        bus.stopMock(mock)
+        #expect(!scanner.checkAvailability(timeout: .seconds(2)))
+    }
+
     @Test func adapterPoweredOffRemovedAndBluetoothdGoneAreSurvived() async throws {
         let bus = try PrivateBus()
         let mock = try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])

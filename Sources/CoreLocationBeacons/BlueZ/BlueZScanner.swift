@@ -1,4 +1,5 @@
 import CoreLocationDBus
+import Dispatch
 import Foundation
 import Logging
 import Synchronization
@@ -48,12 +49,27 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
 
     public var isAvailable: Bool { state.withLock { $0.available } }
 
-    public func checkAvailability() async -> Bool {
+    public func checkAvailability(timeout: Duration) -> Bool {
         if isAvailable { return true }
-        guard let objects = try? await client.managedObjects(at: "/", on: Self.service, timeout: .seconds(2)) else {
+        let answer = Mutex(false)
+        let answered = DispatchSemaphore(value: 0)
+        do {
+            // The reply handler runs on the D-Bus connection's thread, so this wait needs no pool thread.
+            try client.call(
+                destination: Self.service, path: "/", interface: DBusClient.objectManagerInterface,
+                member: "GetManagedObjects", timeout: timeout
+            ) { reply in
+                let objects = (try? reply.get()).flatMap { try? DBusClient.managedObjects(inReply: $0) } ?? [:]
+                answer.withLock { $0 = objects.values.contains { $0[Self.adapterInterface]?["Powered"]?.bool == true } }
+                answered.signal()
+            }
+        } catch {
             return false
         }
-        return objects.values.contains { $0[Self.adapterInterface]?["Powered"]?.bool == true }
+        // libdbus answers a timed-out call itself (NoReply); the extra second only guards against a lost reply.
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        guard answered.wait(timeout: .now() + seconds + 1) == .success else { return false }
+        return answer.withLock { $0 }
     }
 
     /// The adapter scanning now (`/org/bluez/hci0`), if any.

@@ -31,7 +31,7 @@ public final class ReplayBeaconScanner: BeaconScanner, ScanningLifecycle {
 
     public var isAvailable: Bool { true }
 
-    public func checkAvailability() async -> Bool { true }
+    public func checkAvailability(timeout: Duration) -> Bool { true }
 
     private var subscribers: BeaconSubscribers {
         state.withLock { BeaconSubscribers.stored(in: &$0.subscribers, for: self) }
