@@ -2,10 +2,12 @@
 # Fuzzes the libFuzzer targets (Sources/CoreLocationFuzz*) one after the other, each from its committed
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
-#   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--merge]
+#   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
 #     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames (default: all five, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
+#     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
+#                the same code and corpus make the same inputs, so CI fails only when the code changed
 #     --merge    afterwards, merge what was found into the committed corpus, minimized (-merge=1)
 #
 # Runs at `nice -n 19`. Exits 1 when any target crashes, leaks or times out; the input is left in
@@ -14,14 +16,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-seconds=60 runs="" merge=0 targets=()
+seconds=60 runs="" seed="" merge=0 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
         nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--merge]" >&2; exit 64 ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames)
@@ -61,6 +64,7 @@ for target in "${targets[@]}"; do
     cp "$root/.fuzz/corpus/$target/"* "$work/corpus/"
     limit=(-max_total_time="$seconds")
     [ -z "$runs" ] || limit=(-runs="$runs")
+    [ -z "$seed" ] || limit+=(-seed="$seed")
     # shellcheck disable=SC2046
     leaks=1
     [ "$target" != gpx ] || leaks=0
