@@ -59,6 +59,12 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// The Settings app: decide for an app of the caller's user (`locationctl authorize`).
     /// `decision`: deny, restricted, when-in-use, always, reset; `accuracy`: full or reduced.
     case authorize(app: String, decision: String, accuracy: String?)
+    /// The decisions stored for the caller's user's apps, and the default policy (`locationctl authorize
+    /// --list`); replied with `.decisions`. Root and the daemon's user see every user's (app ids `UID:APP`).
+    case decisions
+    /// The default policy for apps nobody was asked about (`locationctl authorize --default`): prompt,
+    /// deny, when-in-use, always, or nil to clear it. System-wide, so root or the daemon's user only.
+    case setDefaultPolicy(String?)
     /// The location services switch (`locationctl services on|off`).
     case setServices(enabled: Bool)
     /// Apps, clients and sources (`locationctl status`).
@@ -116,6 +122,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case regions([StoredRegion])
     /// The answer to `background`.
     case background(BackgroundStatus)
+    /// The answer to `decisions`.
+    case decisions([AuthorizationDecision], defaultPolicy: DefaultPolicy?)
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {

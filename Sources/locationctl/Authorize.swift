@@ -92,7 +92,10 @@ extension LocationCtl {
         }
 
         private func printList(_ store: AuthorizationStore) throws {
-            let decisions = try store.allDecisions()
+            printList(try store.allDecisions(), defaultPolicy: try store.defaultPolicy())
+        }
+
+        func printList(_ decisions: [AuthorizationDecision], defaultPolicy policy: DefaultPolicy?) {
             if decisions.isEmpty {
                 print("No decisions stored.")
             }
@@ -103,7 +106,7 @@ extension LocationCtl {
                 if let usage = d.usageDescription { line += "  “\(usage)”" }
                 print(line)
             }
-            if let policy = try store.defaultPolicy() {
+            if let policy {
                 print("Default policy: \(policy.rawValue)")
             }
         }

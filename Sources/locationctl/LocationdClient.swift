@@ -114,8 +114,21 @@ extension LocationCtl.Authorize {
     /// With locationd running, the decision goes through it: running apps hear it at once and
     /// receive no fix after this returns. Returns false when there is no daemon.
     func authorizeThroughDaemon() throws -> Bool {
-        guard !list, defaultPolicy == nil, let app, let decision, let daemon = LocationdClient.connect() else { return false }
+        guard let daemon = LocationdClient.connect() else { return false }
         defer { daemon.close() }
+        // With a daemon running, its database holds the decisions that count; the local one is not read.
+        if let defaultPolicy {
+            _ = try LocationdClient.request(daemon, .setDefaultPolicy(defaultPolicy.rawValue))
+            print("Default policy: \(defaultPolicy.rawValue) (locationd)")
+        }
+        if list {
+            guard case let .decisions(decisions, policy) = try LocationdClient.request(daemon, .decisions) else {
+                throw ValidationError("locationd answered the list of decisions with something else")
+            }
+            printList(decisions, defaultPolicy: policy)
+            return true
+        }
+        guard let app, let decision else { return defaultPolicy != nil }
         _ = try LocationdClient.request(
             daemon, .authorize(app: app, decision: decision.rawValue, accuracy: reduced ? "reduced" : "full"))
         let detail = decision == .deny || decision == .reset ? "" : reduced ? ", approximate location" : ", precise location"

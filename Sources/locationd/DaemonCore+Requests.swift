@@ -30,6 +30,10 @@ extension DaemonCore {
             app.authorization.requestTemporaryFullAccuracyCode(purposeKey: purposeKey) { reply(.accuracy(errorCode: $0)) }
         case let .authorize(target, decision, accuracy):
             authorize(app: target, decision: decision, accuracy: accuracy, peer: peer, reply: reply)
+        case .decisions:
+            reply(decisions(for: peer))
+        case let .setDefaultPolicy(name):
+            reply(setDefaultPolicy(name, peer: peer))
         case let .setServices(enabled):
             guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
                 return reply(.failure(DaemonError(.notPermitted, "only root or the daemon's user may switch location services")))
@@ -204,6 +208,43 @@ extension DaemonCore {
             }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.acknowledgeTimeout, execute: finish)
+    }
+
+    /// The caller's user's decisions, named as that user names the apps; root and the daemon's user see
+    /// everyone's, other users' as `UID:APP` (the daemon's own user's keep their plain names).
+    private func decisions(for peer: Peer) -> DaemonReply {
+        guard let store else { return .failure(DaemonError(.storage, "locationd has no database")) }
+        let seesAll = peer.identity.uid == 0 || peer.identity.uid == daemonUID
+        let ownPrefix = "\(peer.identity.uid):"
+        do {
+            let visible = try store.allDecisions().compactMap { decision -> AuthorizationDecision? in
+                if seesAll { return decision }
+                guard decision.appID.hasPrefix(ownPrefix) else { return nil }
+                var own = decision
+                own.appID = String(decision.appID.dropFirst(ownPrefix.count))
+                return own
+            }
+            return .decisions(visible, defaultPolicy: try store.defaultPolicy())
+        } catch {
+            return .failure(DaemonError(.storage, "cannot read the decisions: \(error)"))
+        }
+    }
+
+    private func setDefaultPolicy(_ name: String?, peer: Peer) -> DaemonReply {
+        guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+            return .failure(DaemonError(.notPermitted, "only root or the daemon's user may set the default policy"))
+        }
+        guard let store else { return .failure(DaemonError(.storage, "locationd has no database")) }
+        let policy = name.flatMap(DefaultPolicy.init(rawValue:))
+        if name != nil, policy == nil {
+            return .failure(DaemonError(.invalidArgument, "unknown default policy \"\(name ?? "")\""))
+        }
+        do {
+            try store.setDefaultPolicy(policy)
+            return .ok
+        } catch {
+            return .failure(DaemonError(.storage, "cannot store the default policy: \(error)"))
+        }
     }
 
     func status(for peer: Peer) -> DaemonStatus {

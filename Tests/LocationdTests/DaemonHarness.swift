@@ -132,7 +132,7 @@ final class DaemonHarness: Sendable {
         _ tool: String, _ arguments: [String], extra: [String: String] = [:]
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = Self.products.appendingPathComponent(tool)
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Self.products.appendingPathComponent(tool)
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         let out = Pipe()
