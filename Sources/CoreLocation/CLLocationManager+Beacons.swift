@@ -83,8 +83,12 @@ extension CLLocationManager {
         case .constraint(let value): constraint = BeaconConstraint(value)
         case .region(let region): constraint = BeaconConstraint(region.beaconIdentityConstraint)
         }
-        guard let session = beacons.session(for: self) else {
+        guard CLLocationManager.locationServicesEnabled(), let session = beacons.session(for: self) else {
             deliverRangingFailure(origin, CLError(.rangingUnavailable))
+            return
+        }
+        guard !beaconsDecidedAgainst else {
+            deliverRangingFailure(origin, CLError(.denied))
             return
         }
         if beacons.add(origin, for: constraint) { session.startRanging(constraint) }
@@ -108,10 +112,10 @@ extension CLLocationManager {
     }
 
     func beaconStartMonitoring(_ region: CLBeaconRegion) {
-        guard let session = beacons.session(for: self) else {
+        guard let session = beacons.session(for: self), !beaconsDecidedAgainst else {
+            let code: CLError.Code = beaconsDecidedAgainst ? .regionMonitoringDenied : .regionMonitoringFailure
             callDelegate { manager, delegate in
-                delegate.locationManager(
-                    manager, monitoringDidFailFor: region, withError: CLError(.regionMonitoringFailure))
+                delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(code))
             }
             return
         }
@@ -139,10 +143,29 @@ extension CLLocationManager {
 
     var beaconMonitoredRegions: Set<CLRegion> { Set(beacons.regions.map { $0 as CLRegion }) }
 
+    // MARK: Authorization
+
+    /// Denied or restricted: ranging fails with `kCLErrorDenied` and beacon regions with
+    /// `kCLErrorRegionMonitoringDenied`, as location updates and circular regions do.
+    private var beaconsDecidedAgainst: Bool {
+        let status = authorizationStatus
+        return status == .denied || status == .restricted || !CLLocationManager.locationServicesEnabled()
+    }
+
+    /// Beacons say where the user is, so they reach the delegate only while the app is authorized (when in use
+    /// or always), like locations: before the user decides the session runs but nothing is delivered, and a
+    /// revoked decision stops delivery at once (docs/decisions/0030).
+    private var beaconsAuthorized: Bool {
+        let status = authorizationStatus
+        return (status == .authorizedWhenInUse || status == .authorizedAlways)
+            && CLLocationManager.locationServicesEnabled()
+    }
+
     // MARK: Delivery (from the session's threads to the delegate's)
 
     func deliverBeaconOutput(_ output: BeaconRangingSession.Output) {
         let runtime = beacons.runtime
+        if case .action = output, !beaconsAuthorized { return }
         switch output {
         case .action(.ranged(let constraint, let ranged)):
             let list = ranged.map { beacon in

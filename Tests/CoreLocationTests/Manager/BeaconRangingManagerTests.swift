@@ -50,6 +50,7 @@ import Testing
 
     @Test func rangesOnceASecondWithAppleFields() throws {
         let h = try ManagerHarness()
+        try h.authorize(.whenInUse)
         let delegate = BeaconDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
@@ -79,6 +80,7 @@ import Testing
 
     @Test func beaconRegionEntersAndExits() throws {
         let h = try ManagerHarness()
+        try h.authorize(.whenInUse)
         let delegate = BeaconDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
@@ -100,8 +102,48 @@ import Testing
         #expect(!manager.monitoredRegions.contains(region))
     }
 
+    /// Ranging follows the app's authorization (decision 0030): denied → kCLErrorDenied at once and nothing
+    /// ranged; not determined → nothing until the user allows; revoked → nothing from then on.
+    @Test func rangingFollowsAuthorization() throws {
+        let h = try ManagerHarness()
+        let delegate = BeaconDelegate()
+        let manager = CLLocationManager(runtime: h.runtime, target: h.target)
+        manager.delegate = delegate
+        manager.beacons.use(BeaconRuntime(
+            scanner: ReplayBeaconScanner(adverts: Self.adverts(from: 0.05, count: 200, minor: 9, rssi: -65),
+                scheduler: h.scheduler),
+            scheduler: h.scheduler))
+        let constraint = CLBeaconIdentityConstraint(uuid: Self.uuid, major: 1)
+
+        manager.startRangingBeacons(satisfying: constraint)
+        h.advance(by: 3)
+        #expect(delegate.ranged.isEmpty, "not determined: nothing reaches the delegate")
+        #expect(delegate.failures.isEmpty)
+
+        try h.authorize(.whenInUse)
+        h.advance(by: 3)
+        #expect(delegate.ranged.count == 3, "allowed: one didRange a second")
+        #expect(delegate.ranged.last?.first?.minor == 9)
+
+        try h.authorize(.denied)
+        h.advance(by: 3)
+        #expect(delegate.ranged.count == 3, "revoked: nothing more")
+        manager.stopRangingBeacons(satisfying: constraint)
+        manager.startRangingBeacons(satisfying: constraint)
+        h.advance(by: 1)
+        #expect(delegate.failures == [.denied])
+        #expect(manager.rangedBeaconConstraints.isEmpty, "a denied request is not kept")
+
+        let region = CLBeaconRegion(uuid: Self.uuid, identifier: "door")
+        manager.startMonitoring(for: region)
+        h.advance(by: 1)
+        #expect(!delegate.regionEvents.contains("start door"))
+        #expect(manager.monitoredRegions.isEmpty)
+    }
+
     @Test func noScannerMeansRangingUnavailable() throws {
         let h = try ManagerHarness()
+        try h.authorize(.whenInUse)
         let delegate = BeaconDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
