@@ -1,4 +1,5 @@
 import Foundation
+import CoreLocationBeacons
 import CoreLocationEngine
 import CoreLocationStorage
 import Synchronization
@@ -12,6 +13,8 @@ final class MonitorCore: Sendable {
         var client: ClientID?
         /// The authorization flags of the last events, to report each change once.
         var authorizationFlags: CLMonitor.EventFlags = []
+        /// Watches the monitor's beacon conditions (made at the first one), on the process's scanner.
+        var beaconSession: BeaconRangingSession?
     }
 
     let name: String
@@ -19,12 +22,19 @@ final class MonitorCore: Sendable {
     private let runtime: LocationRuntime
     private let continuation: AsyncStream<CLMonitor.Event>.Continuation
     private let state = Mutex(State())
+    /// Tests give their own; otherwise `BeaconRuntime.shared`, touched only by a beacon condition (it opens the
+    /// system bus).
+    private let beaconRuntime: BeaconRuntime?
 
-    init(name: String, runtime: LocationRuntime, continuation: AsyncStream<CLMonitor.Event>.Continuation) {
+    init(
+        name: String, runtime: LocationRuntime, continuation: AsyncStream<CLMonitor.Event>.Continuation,
+        beacons: BeaconRuntime? = nil
+    ) {
         self.name = name
         self.group = "monitor:" + name
         self.runtime = runtime
         self.continuation = continuation
+        self.beaconRuntime = beacons
         let client = runtime.addClient(label: "CLMonitor \(name)") { [weak self] event in
             switch event {
             case .region(let notice): self?.handle(notice)
@@ -44,6 +54,7 @@ final class MonitorCore: Sendable {
 
     func close() {
         if let client = state.withLock({ $0.client }) { runtime.send(.unregister, from: client) }
+        state.withLock { $0.beaconSession = nil }
         continuation.finish()
     }
 
@@ -93,6 +104,12 @@ final class MonitorCore: Sendable {
 
     func add(_ condition: any CLCondition, identifier: String, assuming assumed: CLMonitor.Event.State) {
         remove(identifier)
+        if let beacon = condition as? CLMonitor.BeaconIdentityCondition, let session = beaconSession() {
+            let event = CLMonitor.Event(identifier: identifier, state: assumed, date: now, flags: currentFlags)
+            update(CLMonitor.Record(condition: condition, lastEvent: event), yield: false)
+            session.startMonitoring(identifier: identifier, constraint: BeaconConstraint(beacon))
+            return
+        }
         guard let circle = condition as? CLMonitor.CircularGeographicCondition else {
             let event = CLMonitor.Event(
                 identifier: identifier, state: .unmonitored, date: now,
@@ -106,8 +123,12 @@ final class MonitorCore: Sendable {
     }
 
     func remove(_ identifier: String) {
-        guard state.withLock({ $0.records.removeValue(forKey: identifier) }) != nil else { return }
-        send(.stopMonitoring(identifier: identifier, group: group))
+        guard let removed = state.withLock({ $0.records.removeValue(forKey: identifier) }) else { return }
+        if removed.condition is CLMonitor.BeaconIdentityCondition {
+            state.withLock { $0.beaconSession }?.stopMonitoring(identifier: identifier)
+        } else {
+            send(.stopMonitoring(identifier: identifier, group: group))
+        }
         do {
             try runtime.regionStore?.removeRecord(
                 identifier: identifier, monitor: name, appID: runtime.authorization.identity.id)
@@ -126,6 +147,39 @@ final class MonitorCore: Sendable {
     private func send(_ command: ClientCommand) {
         guard let client = state.withLock({ $0.client }) else { return }
         runtime.send(command, from: client)
+    }
+
+    // MARK: Beacon conditions (docs/decisions/0030)
+
+    /// The monitor's beacon session, made at first use; nil when the process has no scanner
+    /// (`CORELOCATION_BEACONS=off`, no system bus): then beacon conditions stay `conditionUnsupported`.
+    private func beaconSession() -> BeaconRangingSession? {
+        let runtime = beaconRuntime ?? BeaconRuntime.shared
+        guard let scanner = runtime.scanner else { return nil }
+        return state.withLock { state in
+            if let session = state.beaconSession { return session }
+            let session = BeaconRangingSession(scanner: scanner, scheduler: runtime.scheduler) { [weak self] output in
+                self?.handleBeacon(output)
+            }
+            state.beaconSession = session
+            return session
+        }
+    }
+
+    /// A beacon region's state becomes the condition's: inside → satisfied (at the first matching advert),
+    /// outside → unsatisfied (after the 30 s silence). Like locations, only while the app is authorized; a radio
+    /// that goes away leaves the last state (the silence timer still runs).
+    private func handleBeacon(_ output: BeaconRangingSession.Output) {
+        guard case .action(.determined(let identifier, let regionState)) = output else { return }
+        let flags = currentFlags
+        guard flags.isDisjoint(with: [.authorizationDeniedGlobally, .authorizationDenied, .authorizationRestricted]),
+            runtime.authorization.authorization.level == .whenInUse || runtime.authorization.authorization.level == .always
+        else { return }
+        let mapped: CLMonitor.Event.State =
+            regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
+        guard let record = record(for: identifier), record.lastEvent.state != mapped else { return }
+        let event = CLMonitor.Event(identifier: identifier, state: mapped, date: now, flags: flags)
+        update(CLMonitor.Record(condition: record.condition, lastEvent: event), yield: true)
     }
 
     private func handle(_ notice: RegionNotice) {
@@ -198,6 +252,7 @@ final class MonitorCore: Sendable {
             return
         }
         var regions: [StoredRegion] = []
+        var beacons: [(String, CLMonitor.BeaconIdentityCondition)] = []
         for row in rows {
             guard let stored = try? JSONDecoder().decode(StoredCondition.self, from: row.condition),
                 let condition: any CLCondition = stored.circular ?? stored.beacon,
@@ -206,8 +261,8 @@ final class MonitorCore: Sendable {
                 runtime.logger.warning("Skipping an unreadable monitor record", metadata: ["monitor": "\(name)"])
                 continue
             }
-            let flags: CLMonitor.EventFlags =
-                stored.circular == nil ? currentFlags.union(.conditionUnsupported) : currentFlags
+            let watched = stored.circular != nil || (stored.beacon != nil && beaconSession() != nil)
+            let flags: CLMonitor.EventFlags = watched ? currentFlags : currentFlags.union(.conditionUnsupported)
             let event = CLMonitor.Event(
                 identifier: row.identifier, state: monitoringState, date: row.date, flags: flags)
             state.withLock { $0.records[row.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }
@@ -215,8 +270,19 @@ final class MonitorCore: Sendable {
                 let known: RegionState =
                     monitoringState == .satisfied ? .inside : monitoringState == .unsatisfied ? .outside : .unknown
                 regions.append(StoredRegion(region: region(circle, identifier: row.identifier), state: known))
+            } else if let beacon = stored.beacon, watched {
+                beacons.append((row.identifier, beacon))
             }
         }
         if !regions.isEmpty { runtime.input(.restoreRegions(regions)) }
+        for (identifier, beacon) in beacons {
+            beaconSession()?.startMonitoring(identifier: identifier, constraint: BeaconConstraint(beacon))
+        }
+    }
+}
+
+extension BeaconConstraint {
+    init(_ condition: CLMonitor.BeaconIdentityCondition) {
+        self.init(uuid: condition.uuid, major: condition.major, minor: condition.minor)
     }
 }

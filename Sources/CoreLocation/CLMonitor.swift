@@ -8,7 +8,10 @@ import Synchronization
 /// An event is produced when the state the engine determines differs from the record's (the one
 /// `add(_:identifier:assuming:)` assumed, or the last one reported). Records are persisted by
 /// monitor name and come back when a monitor of the same name is created again.
-/// `BeaconIdentityCondition`s cannot be watched on Linux: their record holds an `unmonitored`
+/// `BeaconIdentityCondition`s are watched on the process's beacon scanner (BlueZ, or
+/// `CORELOCATION_BEACONS=simulate:FILE`): `satisfied` from the first matching advertisement,
+/// `unsatisfied` after 30 s without one (docs/decisions/0030), only while the app is authorized.
+/// Without a scanner (`CORELOCATION_BEACONS=off`, no system bus) their record holds an `unmonitored`
 /// event with `conditionUnsupported` set — never a made-up state.
 ///
 /// The diagnostic flags come from real state (`MonitorCore.authorizationFlags`): Location Services
@@ -161,10 +164,10 @@ public actor CLMonitor {
         self.init(name, runtime: LocationRuntime.shared)
     }
 
-    init(_ name: String, runtime: LocationRuntime) {
+    init(_ name: String, runtime: LocationRuntime, beacons: BeaconRuntime? = nil) {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         events = Events(stream: stream)
-        core = MonitorCore(name: name, runtime: runtime, continuation: continuation)
+        core = MonitorCore(name: name, runtime: runtime, continuation: continuation, beacons: beacons)
     }
 
     deinit { core.close() }

@@ -1,4 +1,5 @@
 import Foundation
+import CoreLocationBeacons
 import CoreLocationGeodesy
 import CoreLocationEngine
 import CoreLocationSources
@@ -54,9 +55,11 @@ import Testing
         #expect(await monitor.record(for: "tower")?.lastEvent.state == .satisfied)
     }
 
-    @Test func beaconConditionsAreUnsupportedAndRemovingForgets() async throws {
+    /// Without a beacon scanner (`CORELOCATION_BEACONS=off`, no system bus) a beacon condition cannot be watched.
+    @Test func beaconConditionsWithoutAScannerAreUnsupportedAndRemovingForgets() async throws {
         let h = try MonitoringHarness()
-        let monitor = CLMonitor("beacons", runtime: h.runtime)
+        let monitor = CLMonitor(
+            "beacons", runtime: h.runtime, beacons: BeaconRuntime(scanner: nil, scheduler: h.scheduler))
         await monitor.add(CLMonitor.BeaconIdentityCondition(uuid: UUID()), identifier: "b")
         var iterator = monitor.events.makeAsyncIterator()
         let event = try #require(try await iterator.next())
@@ -66,6 +69,49 @@ import Testing
         #expect(
             try RegionStore(path: h.databasePath).records(monitor: "beacons", appID: MonitoringHarness.identity.id)
                 .isEmpty)
+    }
+
+    /// A beacon condition on a replayed recording: satisfied at the first matching advert, unsatisfied 30 s
+    /// after the last; another UUID's adverts change nothing; the record persists and comes back watched.
+    @Test func aBeaconConditionIsSatisfiedByItsBeaconAndUnsatisfiedAfterTheSilence() async throws {
+        let path = MonitoringHarness.temporaryDatabase()
+        let uuid = "83256b7478d043a4826905f9dc8a44ba"
+        func adverts(_ times: [Double], uuid: String) -> [RecordedAdvert] {
+            times.map {
+                RecordedAdvert(
+                    t: $0, address: "5A:00:00:00:00:01", rssi: -60,
+                    manufacturer: ["004c": "0215" + uuid + "0001" + "0002" + "c5"])
+            }
+        }
+        let h = try MonitoringHarness(databasePath: path)
+        // Another UUID at 1–5 s; ours at 10–12 s, then silence.
+        let recording = adverts([1, 3, 5], uuid: "00000000000000000000000000000001")
+            + adverts([10, 11, 12], uuid: uuid)
+        let beacons = BeaconRuntime(
+            scanner: ReplayBeaconScanner(adverts: recording, scheduler: h.scheduler), scheduler: h.scheduler)
+        let monitor = CLMonitor("beacons", runtime: h.runtime, beacons: beacons)
+        let condition = CLMonitor.BeaconIdentityCondition(
+            uuid: try #require(UUID(uuidString: "83256B74-78D0-43A4-8269-05F9DC8A44BA")), major: 1)
+        await monitor.add(condition, identifier: "door", assuming: .unsatisfied)
+        h.advance(by: 8)
+        #expect(await monitor.record(for: "door")?.lastEvent.state == .unsatisfied, "another UUID is not ours")
+        h.advance(by: 3)  // t = 11: our first advert came at 10
+        var iterator = monitor.events.makeAsyncIterator()
+        let entered = try #require(try await iterator.next())
+        #expect(entered.identifier == "door" && entered.state == .satisfied && !entered.conditionUnsupported)
+        h.advance(by: 25)  // t = 36: 24 s after the last advert
+        #expect(await monitor.record(for: "door")?.lastEvent.state == .satisfied)
+        h.advance(by: 10)  // t = 46: 34 s after
+        let exited = try #require(try await iterator.next())
+        #expect(exited.state == .unsatisfied)
+        let rows = try RegionStore(path: path).records(monitor: "beacons", appID: MonitoringHarness.identity.id)
+        #expect(rows.map(\.identifier) == ["door"])
+
+        // A new monitor of the same name watches the stored condition again.
+        let again = CLMonitor("beacons", runtime: h.runtime, beacons: beacons)
+        let restored = try #require(await again.record(for: "door"))
+        #expect(restored.condition is CLMonitor.BeaconIdentityCondition)
+        #expect(!restored.lastEvent.conditionUnsupported && restored.lastEvent.state == .unsatisfied)
     }
 
     @Test func recordsComeBackInANewMonitorOfTheSameNameAfterARestart() async throws {
