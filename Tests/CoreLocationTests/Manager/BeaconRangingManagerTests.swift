@@ -48,16 +48,20 @@ import Testing
         }
     }
 
-    @Test func rangesOnceASecondWithAppleFields() throws {
-        let h = try ManagerHarness()
-        try h.authorize(.whenInUse)
+    /// A manager with a recording delegate whose beacons come from `adverts`, replayed on the harness's clock.
+    static func manager(_ h: ManagerHarness, replaying adverts: [RecordedAdvert]) -> (CLLocationManager, BeaconDelegate) {
         let delegate = BeaconDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
         manager.beacons.use(BeaconRuntime(
-            scanner: ReplayBeaconScanner(adverts: Self.adverts(from: 0.05, count: 20, minor: 9, rssi: -65),
-                scheduler: h.scheduler),
-            scheduler: h.scheduler))
+            scanner: ReplayBeaconScanner(adverts: adverts, scheduler: h.scheduler), scheduler: h.scheduler))
+        return (manager, delegate)
+    }
+
+    @Test func rangesOnceASecondWithAppleFields() throws {
+        let h = try ManagerHarness()
+        try h.authorize(.whenInUse)
+        let (manager, delegate) = Self.manager(h, replaying: Self.adverts(from: 0.05, count: 20, minor: 9, rssi: -65))
         let constraint = CLBeaconIdentityConstraint(uuid: Self.uuid, major: 1)
         manager.startRangingBeacons(satisfying: constraint)
         #expect(manager.rangedBeaconConstraints == [constraint])
@@ -81,13 +85,7 @@ import Testing
     @Test func beaconRegionEntersAndExits() throws {
         let h = try ManagerHarness()
         try h.authorize(.whenInUse)
-        let delegate = BeaconDelegate()
-        let manager = CLLocationManager(runtime: h.runtime, target: h.target)
-        manager.delegate = delegate
-        manager.beacons.use(BeaconRuntime(
-            scanner: ReplayBeaconScanner(adverts: Self.adverts(from: 2, count: 10, minor: 3, rssi: -60),
-                scheduler: h.scheduler),
-            scheduler: h.scheduler))
+        let (manager, delegate) = Self.manager(h, replaying: Self.adverts(from: 2, count: 10, minor: 3, rssi: -60))
         let region = CLBeaconRegion(uuid: Self.uuid, major: 1, minor: 3, identifier: "desk")
         manager.startMonitoring(for: region)
         #expect(manager.monitoredRegions.contains(region))
@@ -106,13 +104,7 @@ import Testing
     /// ranged; not determined → nothing until the user allows; revoked → nothing from then on.
     @Test func rangingFollowsAuthorization() throws {
         let h = try ManagerHarness()
-        let delegate = BeaconDelegate()
-        let manager = CLLocationManager(runtime: h.runtime, target: h.target)
-        manager.delegate = delegate
-        manager.beacons.use(BeaconRuntime(
-            scanner: ReplayBeaconScanner(adverts: Self.adverts(from: 0.05, count: 200, minor: 9, rssi: -65),
-                scheduler: h.scheduler),
-            scheduler: h.scheduler))
+        let (manager, delegate) = Self.manager(h, replaying: Self.adverts(from: 0.05, count: 200, minor: 9, rssi: -65))
         let constraint = CLBeaconIdentityConstraint(uuid: Self.uuid, major: 1)
 
         manager.startRangingBeacons(satisfying: constraint)
