@@ -3,14 +3,17 @@
 # Debug builds by default: the check is that the symlinked library files and the benchmark's own code
 # compile together, not how fast they run. Fails on the first package that does not build, and on any
 # warning in the benchmark's own code (dependencies' checkouts excepted).
-# Usage: Benchmarks/build-all.sh [-c release] [NAME...]      (default: every Benchmarks/*/Package.swift)
+# Usage: Benchmarks/build-all.sh [-c release] [NAME...]      (default: every Benchmarks/*/Package.swift and
+#        Benchmarks/*/*/Package.swift; NAME is the folder below Benchmarks/, e.g. beacons/standin)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 config=debug
 if [ "${1:-}" = "-c" ]; then config="$2"; shift 2; fi
 if [ "$#" -gt 0 ]; then names=("$@"); else
     names=()
-    for p in "$here"/*/Package.swift; do names+=("$(basename "$(dirname "$p")")"); done
+    # Benchmarks/NAME/Package.swift, and stand-ins one level down (Benchmarks/beacons/standin).
+    for p in "$here"/*/Package.swift "$here"/*/*/Package.swift; do names+=("${p#"$here"/}"); done
+    names=("${names[@]%/Package.swift}")
 fi
 
 failed=()

@@ -10,11 +10,7 @@ if [ "${2:-}" = --locationctl ]; then
     swift build -c release --product locationctl >/dev/null
     exec python3 Benchmarks/beacons/bench.py "$(swift build -c release --show-bin-path)/locationctl" --seconds "$seconds"
 fi
+# standin/Sources/: beacon-range (the stand-in) and committed relative links to the library's modules.
 standin="$root/Benchmarks/beacons/standin"
-mkdir -p "$standin/Sources"
-for module in CoreLocationGeodesy CoreLocationEngine CoreLocationSources CCoreLocationDBus CoreLocationDBus \
-    CoreLocationBeacons; do
-    ln -sfn "$root/Sources/$module" "$standin/Sources/$module"
-done
 (cd "$standin" && swift build -c release --product beacon-range >/dev/null)
 python3 "$root/Benchmarks/beacons/bench.py" "$standin/.build/release/beacon-range" --standin --seconds "$seconds"
