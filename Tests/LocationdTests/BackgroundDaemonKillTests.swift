@@ -42,6 +42,14 @@ import Glibc
         }
     }
 
+    /// Where the feed puts the receiver: inside the region or 600 m north of it.
+    final class Phase: Sendable {
+        private let inside = Atomic(false)
+        var isInside: Bool { inside.load(ordering: .relaxed) }
+        /// Moves to the other side; returns whether the receiver is now inside.
+        func toggle() -> Bool { inside.logicalXor(true, ordering: .relaxed).newValue }
+    }
+
     static func background(_ harness: DaemonHarness) async -> BackgroundStatus? {
         guard let result = try? await harness.runDetached("locationctl", ["background", "--json"]), result.status == 0
         else { return nil }
@@ -51,11 +59,9 @@ import Glibc
     @Test func daemonKilledAcrossRegionEventsLosesRepeatsAndInventsNothing() async throws {
         let feed = try NMEAFeed()
         defer { feed.close() }
-        let inside = Atomic(false)
+        let phase = Phase()
         feed.startPumping(interval: 0.2) { _ in
-            Self.sentences(
-                latitude: inside.load(ordering: .relaxed) ? Self.center.latitude : Self.north,
-                longitude: Self.center.longitude)
+            Self.sentences(latitude: phase.isInside ? Self.center.latitude : Self.north, longitude: Self.center.longitude)
         }
         let harness = try DaemonHarness()
         let arguments = [
@@ -89,9 +95,7 @@ import Glibc
         var daemonKills = 0
         var appKills = 0
         for index in 0..<crossings {
-            let now = !inside.load(ordering: .relaxed)
-            inside.store(now, ordering: .relaxed)
-            expected.append(now ? "enter" : "exit")
+            expected.append(phase.toggle() ? "enter" : "exit")
             // The faults, at random moments around the crossing: before the daemon saw enough
             // fixes, while it writes the event, after; the app killed before or after delivery.
             if index % 2 == 0 || Bool.random(using: &generator) {

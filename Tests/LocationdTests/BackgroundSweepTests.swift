@@ -19,7 +19,7 @@ import Glibc
     static let executable = "/usr/bin/true"
 
     struct Fixture {
-        let scheduler = ManualScheduler()
+        let scheduler: ManualScheduler
         let core: DaemonCore
         let store: BackgroundStore
         let key: DaemonCore.AppKey
@@ -29,7 +29,8 @@ import Glibc
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let authorization = try AuthorizationStore(path: directory + "/d.sqlite")
-            let scheduler = scheduler
+            let scheduler = ManualScheduler()
+            self.scheduler = scheduler
             core = DaemonCore(
                 store: authorization, databasePath: directory + "/d.sqlite",
                 sources: SharedSources([], clock: { scheduler.now }), scheduler: scheduler,
@@ -57,6 +58,7 @@ import Glibc
     }
 
     static let region = MonitoredRegion(identifier: "home", latitude: 48.8584, longitude: 2.2945, radius: 200)
+    static let fix = Fix(latitude: 48.8584, longitude: 2.2945, horizontalAccuracy: 5, timestamp: Date())
 
     @Test func sleepsWithNothingPendingAndWakesOnlyAtDeadlines() async throws {
         let fixture = try Fixture(policy: RelaunchPolicy(limit: 3, window: 600, pickup: 10, expiry: 100))
@@ -75,7 +77,7 @@ import Glibc
         // A crossing while the app does not run: stored, and the app is launched at once.
         let start = fixture.scheduler.now
         let app = try #require(fixture.app)
-        core.backgroundEvent(.region(.entered(Self.region, fix: nil)), app: app)
+        core.backgroundEvent(.region(.entered(Self.region, fix: Self.fix)), app: app)
         await fixture.drain()
         #expect(fixture.launches == 1)
         // The launch's pickup time (10 s) is the next deadline.
@@ -120,7 +122,7 @@ import Glibc
         await fixture.drain()
         #expect(try fixture.store.setEnabled(false, uid: fixture.key.uid, appID: fixture.key.appID))
         let app = try #require(fixture.app)
-        core.backgroundEvent(.region(.exited(Self.region, fix: nil)), app: app)
+        core.backgroundEvent(.region(.exited(Self.region, fix: Self.fix)), app: app)
         await fixture.drain()
         #expect(fixture.launches == 0)
         #expect(abs((core.sweepTimer.deadline ?? 0) - 100.001) < 1e-6)
