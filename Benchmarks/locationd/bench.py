@@ -234,17 +234,21 @@ def cpu_seconds(pid):
 
 
 def wakeups(pid):
-    """Context switches of every thread of the process so far: each is the thread going to sleep
-    or being put off the CPU, so their count over an idle period counts its wake-ups."""
-    total = 0
+    """Context switches of each thread of the process so far, by thread id: each is the thread going
+    to sleep or being put off the CPU, so their growth over an idle period counts its wake-ups."""
+    counts = {}
     for task in os.listdir("/proc/%d/task" % pid):
         try:
-            for line in open("/proc/%d/task/%s/status" % (pid, task)):
-                if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
-                    total += int(line.split()[1])
+            counts[task] = sum(int(line.split()[1]) for line in open("/proc/%d/task/%s/status" % (pid, task))
+                               if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")))
         except OSError:
             pass  # a thread that ended meanwhile
-    return total
+    return counts
+
+
+def wakeups_since(pid, before):
+    """Wake-ups since `before` (a `wakeups` result): growth of the threads still there, plus new ones."""
+    return sum(count - before.get(task, 0) for task, count in wakeups(pid).items())
 
 
 def rss_kib(pid):
@@ -341,7 +345,7 @@ def main():
     time.sleep(args.idle_seconds)
     idle_wall = time.monotonic() - wall0
     idle_cpu = (cpu_seconds(daemon.pid) - cpu0) / idle_wall * 100
-    idle_wakeups = (wakeups(daemon.pid) - woke0) / idle_wall
+    idle_wakeups = wakeups_since(daemon.pid, woke0) / idle_wall
     idle_rss = rss_kib(daemon.pid)
     print("idle: %.0f s  cpu %.3f%% (%.2f s of CPU; the clock ticks at 1/%d s)  wake-ups %.2f/s  rss %d KiB" % (
         idle_wall, idle_cpu, cpu_seconds(daemon.pid) - cpu0, os.sysconf("SC_CLK_TCK"), idle_wakeups, idle_rss),

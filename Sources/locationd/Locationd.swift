@@ -81,6 +81,14 @@ struct Locationd: AsyncParsableCommand {
             """)
     var visitStay: String?
 
+    @Option(
+        name: .customLong("monitoring-probe-interval"),
+        help: """
+            Seconds between two looks of quiet monitoring (regions, significant changes and visits \
+            while the device stands still or is settled in a visit; default 60); 0 watches without a break.
+            """)
+    var monitoringProbeInterval: Double?
+
     @Option(name: .customLong("hello-timeout"), help: "Seconds a new connection has to say hello.")
     var helloTimeout: Double = 5
 
@@ -182,6 +190,7 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.significantDistance = metres
             engineConfiguration.significantInterval = seconds
         }
+        if let monitoringProbeInterval { engineConfiguration.monitoringProbeInterval = monitoringProbeInterval }
         if let (stay, away) = Self.pair(visitStay) {
             engineConfiguration.visits.minimumStay = stay
             engineConfiguration.visits.departureDwell = away

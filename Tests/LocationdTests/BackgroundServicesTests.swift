@@ -52,6 +52,8 @@ import Glibc
         harness.logText.split(separator: "\n").filter { $0.contains("Pending event") && $0.contains("kind=\(kind)") }.count
     }
 
+    /// Quiet monitoring is off (`--monitoring-probe-interval 0`): settled in the first visit, the
+    /// engine would otherwise look only once a minute and miss the drive.
     @Test func significantChangesAndVisitsWhileKilledReachTheRelaunchedAppOnce() async throws {
         let harness = try DaemonHarness()
         let still = 40
@@ -59,7 +61,7 @@ import Glibc
         let started = Date()
         try await harness.startAndWait(
             ["--simulate", track, "--simulate-speed", "2", "--launcher", "exec", "--relaunch-pickup", "2",
-             "--significant-change", "250,1", "--visit-stay", "3,2"])
+             "--significant-change", "250,1", "--visit-stay", "3,2", "--monitoring-probe-interval", "0"])
         let bundle = "org.example.services"
         let plist = try harness.infoPlist(bundle: bundle)
         let log = harness.directory + "/app.log"
@@ -92,11 +94,13 @@ import Glibc
         #expect(status?.targets.first?.pending == changes + visits)
         #expect(BackgroundRelaunchTests.launches(log).count == 1, "switched off: not relaunched")
 
-        let switchedOn = Date().timeIntervalSince1970
+        // The drive's moves ended well before now: fixes older than this are stored changes; the
+        // relaunched app's first live fix (the service's usual one) is newer.
+        let movesEnded = Date().timeIntervalSince1970 - 6
         let on = try await harness.runDetached("locationctl", ["background", "on", bundle])
         #expect(on.status == 0, "\(on.stderr)")
-        // Relaunched: the stored changes (their fixes older than the switch) and visits arrive.
-        let pendingLocations = { Self.afterLastLaunch(log, "location").filter { (Double($0[4]) ?? 0) < switchedOn } }
+        // Relaunched: the stored changes and visits arrive.
+        let pendingLocations = { Self.afterLastLaunch(log, "location").filter { (Double($0[4]) ?? 0) < movesEnded } }
         #expect(
             try await DaemonHarness.eventually(timeout: 30) {
                 BackgroundRelaunchTests.launches(log).count == 2 && pendingLocations().count >= changes

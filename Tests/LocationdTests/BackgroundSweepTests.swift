@@ -36,7 +36,8 @@ import Glibc
                 sources: SharedSources([], clock: { scheduler.now }), scheduler: scheduler,
                 configuration: LocationEngine.Configuration(), environmentPolicy: nil, limits: DaemonLimits(),
                 daemonUID: getuid(), launcher: .exec, relaunch: policy,
-                wallNow: { scheduler.wallNow.timeIntervalSince1970 }, logger: Logger(label: "test"))
+                wallNow: { scheduler.wallNow.timeIntervalSince1970 },
+                logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             store = BackgroundStore(database: authorization.database)
             key = DaemonCore.AppKey(uid: getuid(), appID: "org.example.sweep")
             let fingerprint = try #require(FileFingerprint.of(Self.executable))
