@@ -56,7 +56,7 @@ import Glibc
     /// engine would otherwise look only once a minute and miss the drive.
     @Test func significantChangesAndVisitsWhileKilledReachTheRelaunchedAppOnce() async throws {
         let harness = try DaemonHarness()
-        let still = 40
+        let still = 80
         let track = try Self.track(in: harness, still: still)
         let started = Date()
         try await harness.startAndWait(
