@@ -233,6 +233,24 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def wakeups(pid):
+    """Context switches of each thread of the process so far, by thread id: each is the thread going
+    to sleep or being put off the CPU, so their growth over an idle period counts its wake-ups."""
+    counts = {}
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            counts[task] = sum(int(line.split()[1]) for line in open("/proc/%d/task/%s/status" % (pid, task))
+                               if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")))
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return counts
+
+
+def wakeups_since(pid, before):
+    """Wake-ups since `before` (a `wakeups` result): growth of the threads still there, plus new ones."""
+    return sum(count - before.get(task, 0) for task, count in wakeups(pid).items())
+
+
 def rss_kib(pid):
     for line in open("/proc/%d/status" % pid):
         if line.startswith("VmRSS:"):
@@ -297,6 +315,8 @@ def main():
     parser.add_argument("--clients", default="8,64,256,1000")
     parser.add_argument("--trials", type=int, default=1000)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--idle-seconds", type=float, default=60, help="the idle measurement (issue 10: 60 s)")
+    parser.add_argument("--idle-only", action="store_true", help="measure idle cost only, then stop")
     args = parser.parse_args()
     args.clients = [int(x) for x in args.clients.split(",")]
     directory = tempfile.mkdtemp(prefix="locationd-bench-")
@@ -321,11 +341,26 @@ def main():
     time.sleep(1)
 
     # Idle: no client, the source closed.
-    cpu0, wall0 = cpu_seconds(daemon.pid), time.monotonic()
-    time.sleep(10)
-    idle_cpu = (cpu_seconds(daemon.pid) - cpu0) / (time.monotonic() - wall0) * 100
+    cpu0, wall0, woke0 = cpu_seconds(daemon.pid), time.monotonic(), wakeups(daemon.pid)
+    time.sleep(args.idle_seconds)
+    idle_wall = time.monotonic() - wall0
+    idle_cpu = (cpu_seconds(daemon.pid) - cpu0) / idle_wall * 100
+    idle_wakeups = wakeups_since(daemon.pid, woke0) / idle_wall
     idle_rss = rss_kib(daemon.pid)
-    print("idle: cpu %.3f%%  rss %d KiB" % (idle_cpu, idle_rss), flush=True)
+    print("idle: %.0f s  cpu %.3f%% (%.2f s of CPU; the clock ticks at 1/%d s)  wake-ups %.2f/s  rss %d KiB" % (
+        idle_wall, idle_cpu, cpu_seconds(daemon.pid) - cpu0, os.sysconf("SC_CLK_TCK"), idle_wakeups, idle_rss),
+        flush=True)
+    if args.idle_only:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=10)
+        gpsd.terminate()
+        gpsd.wait(timeout=10)
+        feed.running = False
+        if args.out:
+            with open(args.out, "w") as handle:
+                json.dump(dict(idle_seconds=idle_wall, idle_cpu=idle_cpu, idle_wakeups_per_second=idle_wakeups,
+                               idle_rss=idle_rss), handle, indent=2)
+        return
 
     # The app the benchmark's clients are (this interpreter), authorized once.
     authorized = {}
@@ -408,7 +443,7 @@ def main():
     gpsd.terminate()
     gpsd.wait(timeout=10)
     feed.running = False
-    summary = dict(rows=rows, idle_cpu=idle_cpu, idle_rss=idle_rss, propagation=dict(
+    summary = dict(rows=rows, idle_cpu=idle_cpu, idle_wakeups_per_second=idle_wakeups, idle_rss=idle_rss, propagation=dict(
         trials=trials, told=len(propagation), told_p50=percentile(told_ms, 50), told_p99=percentile(told_ms, 99),
         command_p50=percentile(command_ms, 50), command_p99=percentile(command_ms, 99),
         after_return_fixes=after_return), status_wall_p50=percentile(walls, 50), status_wall_p99=percentile(walls, 99),

@@ -2,10 +2,11 @@ import Foundation
 import CoreLocationEngine
 
 /// Why the process was started: the Linux stand-in for `launchOptions[.location]`
-/// (docs/decisions/0026-background-relaunch.md).
+/// (docs/decisions/0026-background-relaunch.md, 0039-background-services-and-idle-sweep.md).
 public enum CLLaunchReason: String, Sendable {
-    /// locationd started the app for a location event (a region entry or exit) that waits for it:
-    /// create a `CLLocationManager` and set its delegate to receive it.
+    /// locationd started the app for a location event that waits for it: create a
+    /// `CLLocationManager` and set its delegate to receive a region entry or exit or a visit; call
+    /// `startMonitoringSignificantLocationChanges()` (with the delegate set) for a significant change.
     case location
 }
 
@@ -16,26 +17,62 @@ extension CLLocationManager {
         ProcessInfo.processInfo.environment["CORELOCATION_LAUNCH_REASON"].flatMap(CLLaunchReason.init(rawValue:))
     }
 
-    /// A delegate was set: the daemon's pending events for the app (region entries and exits held
-    /// while it was not running) come to it, each once, acknowledged after the delegate returned.
+    /// A delegate was set: the daemon's pending events for the app (region entries and exits,
+    /// visits, held while it was not running) come to it, each once, acknowledged after the
+    /// delegate returned.
     func startReceivingPending() {
         guard let link = runtime.link, pendingConsumer.withLock({ $0 }) == nil else { return }
-        let id = link.addPendingConsumer { [weak self] notice, done in
+        let id = link.addPendingConsumer(channel: .delegate) { [weak self] payload, done in
             guard let self else { return done() }
             self.target.enqueue { [weak self] in
                 defer { done() }
                 guard let self, let delegate = self.delegate else { return }
-                switch notice {
-                case let .entered(region, _):
+                switch payload {
+                case let .region(.entered(region, _)):
                     delegate.locationManager(self, didEnterRegion: CLCircularRegion(monitored: region))
-                case let .exited(region, _):
+                case let .region(.exited(region, _)):
                     delegate.locationManager(self, didExitRegion: CLCircularRegion(monitored: region))
+                case let .visit(visit):
+                    delegate.locationManager(self, didVisit: CLVisit(visit))
                 default:
                     break
                 }
             }
         }
         pendingConsumer.withLock { $0 = id }
+    }
+
+    /// The manager started the significant-change service and has a delegate: the changes held
+    /// while the app was not running come to `locationManager(_:didUpdateLocations:)`, oldest
+    /// first, each once (decision 0039).
+    func startReceivingPendingLocations() {
+        guard let link = runtime.link, delegate != nil else { return }
+        let register = pendingLocations.withLock { $0.wanted && $0.consumer == nil }
+        guard register else { return }
+        let id = link.addPendingConsumer(channel: .location) { [weak self] payload, done in
+            guard let self, case let .location(delivery) = payload else { return done() }
+            let locations = delivery.fixes.map(CLLocation.init(fix:))
+            self.target.enqueue { [weak self] in
+                defer { done() }
+                guard let self else { return }
+                if let last = locations.last { self.state.withLock { $0.location = last } }
+                self.delegate?.locationManager(self, didUpdateLocations: locations)
+            }
+        }
+        let stale = pendingLocations.withLock { pending -> UInt64? in
+            guard pending.consumer == nil else { return id }
+            pending.consumer = id
+            return nil
+        }
+        if let stale { link.removePendingConsumer(stale) }
+    }
+
+    func stopReceivingPendingLocations() {
+        let id = pendingLocations.withLock { pending -> UInt64? in
+            defer { pending = (false, nil) }
+            return pending.consumer
+        }
+        if let id { runtime.link?.removePendingConsumer(id) }
     }
 
     func stopReceivingPending() {

@@ -39,6 +39,9 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     let target: CallbackTarget
     /// This manager's registration for the daemon's pending events (CLLocationManager+Background).
     let pendingConsumer = Mutex<UInt64?>(nil)
+    /// The manager's taker of pending significant changes (decision 0039): registered when it
+    /// starts the service with a delegate set (or gets the delegate after starting it).
+    let pendingLocations = Mutex<(wanted: Bool, consumer: UInt64?)>((false, nil))
     let state = Mutex(State())
     /// Beacon ranging and beacon regions (CLLocationManager+Beacons.swift).
     let beacons = BeaconClient()
@@ -66,6 +69,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             runtime.send(.unregister, from: client)
         }
         stopReceivingPending()
+        stopReceivingPendingLocations()
     }
 
     var client: ClientID? { clientBox.withLock { $0 } }
@@ -82,7 +86,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         set {
             let reference = DelegateReference(value: newValue)
             state.withLock { $0.delegate = reference }
-            if newValue != nil { startReceivingPending() }
+            if newValue != nil {
+                startReceivingPending()
+                startReceivingPendingLocations()
+            }
         }
     }
 
@@ -295,9 +302,16 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
 
-    open func startMonitoringSignificantLocationChanges() { send(.startSignificantChanges) }
+    open func startMonitoringSignificantLocationChanges() {
+        send(.startSignificantChanges)
+        pendingLocations.withLock { $0.wanted = true }
+        startReceivingPendingLocations()
+    }
 
-    open func stopMonitoringSignificantLocationChanges() { send(.stopSignificantChanges) }
+    open func stopMonitoringSignificantLocationChanges() {
+        send(.stopSignificantChanges)
+        stopReceivingPendingLocations()
+    }
 
     open func startMonitoringVisits() { send(.startVisits) }
 

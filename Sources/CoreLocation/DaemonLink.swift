@@ -28,19 +28,29 @@ package final class DaemonLink: Sendable {
         /// session-only grant, is asked again instead of the app reading "not determined".
         var requestedAuthorization: Bool?
         var reconnects = 0
-        /// Takers of pending events (managers with a delegate), by registration number.
-        var pendingConsumers: [UInt64: PendingConsumer] = [:]
+        /// Takers of pending events by registration number, each on its channel: managers with a
+        /// delegate (regions, visits), managers that started significant changes (decision 0039).
+        var pendingConsumers: [UInt64: (channel: PendingChannel, consumer: PendingConsumer)] = [:]
         var nextConsumer: UInt64 = 0
-        /// Pending events that came while no taker was registered.
-        var pendingQueue: [(sequence: UInt64, notice: RegionNotice?)] = []
-        /// The highest pending event handed to the takers, and the highest they all returned from:
-        /// a number at or below `pendingHanded` is never handed again in this process, and the
-        /// daemon is told before the hand-over so that no later process gets it (decision 0026).
-        var pendingHanded: UInt64 = 0
-        var pendingDone: UInt64 = 0
+        /// Pending events that came while their channel had no taker.
+        var pendingQueue: [(sequence: UInt64, channel: PendingChannel, payload: PendingPayload?)] = []
+        /// Per channel, the highest pending event handed to the takers, and the highest they all
+        /// returned from: a number at or below `pendingHanded` is never handed again in this
+        /// process, and the daemon is told before the hand-over so that no later process gets it
+        /// (decision 0026).
+        var pendingHanded: [PendingChannel: UInt64] = [:]
+        var pendingDone: [PendingChannel: UInt64] = [:]
     }
 
-    package typealias PendingConsumer = @Sendable (RegionNotice, @escaping @Sendable () -> Void) -> Void
+    /// What a pending event carries to its taker.
+    package enum PendingPayload: Sendable {
+        case region(RegionNotice)
+        /// A significant change: the delivery the service made while the app did not run.
+        case location(Delivery)
+        case visit(Visit)
+    }
+
+    package typealias PendingConsumer = @Sendable (PendingPayload, @escaping @Sendable () -> Void) -> Void
 
     package let path: String
     let label: String
@@ -162,8 +172,12 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
-        case let .event(_, .pending(sequence, _, region)):
-            receivePending(sequence, region)
+        case let .event(_, .pending(sequence, kind, region, location, visit)):
+            let payload: PendingPayload? =
+                if let region { .region(region) } else if let location { .location(location) } else if let visit {
+                    .visit(visit)
+                } else { nil }
+            receivePending(sequence, PendingChannel(kind: kind), payload)
         case let .event(_, .prompt(id, question)):
             answerPrompt(id, question, on: connection)
         case let .error(error):
@@ -259,15 +273,19 @@ package final class DaemonLink: Sendable {
 // MARK: Pending events (decision 0026)
 
 extension DaemonLink {
-    /// Registers a taker of pending events; the first one tells the daemon to send them.
-    package func addPendingConsumer(_ consumer: @escaping PendingConsumer) -> UInt64 {
+    /// Registers a taker of pending events of `channel`; the first taker of any channel tells the
+    /// daemon to send them (those of a channel without a taker wait here for one).
+    package func addPendingConsumer(
+        channel: PendingChannel = .delegate, _ consumer: @escaping PendingConsumer
+    ) -> UInt64 {
         let (id, first, connection, queued) = state.withLock { state in
             state.nextConsumer += 1
-            state.pendingConsumers[state.nextConsumer] = consumer
-            defer { state.pendingQueue.removeAll() }
-            return (state.nextConsumer, state.pendingConsumers.count == 1, state.connection, state.pendingQueue)
+            state.pendingConsumers[state.nextConsumer] = (channel, consumer)
+            let queued = state.pendingQueue.filter { $0.channel == channel }
+            state.pendingQueue.removeAll { $0.channel == channel }
+            return (state.nextConsumer, state.pendingConsumers.count == 1, state.connection, queued)
         }
-        for event in queued { receivePending(event.sequence, event.notice) }
+        for event in queued { receivePending(event.sequence, event.channel, event.payload) }
         if first { connection?.send(.receivePending) }
         return id
     }
@@ -276,53 +294,58 @@ extension DaemonLink {
         state.withLock { $0.pendingConsumers[id] = nil }
     }
 
-    /// One pending event from the daemon: handed to every taker unless this process handed it
-    /// already (the daemon sends again what was not acknowledged); acknowledged once all returned.
-    private func receivePending(_ sequence: UInt64, _ notice: RegionNotice?) {
+    /// One pending event from the daemon: handed to every taker of its channel unless this
+    /// process handed it already (the daemon sends again what was not acknowledged); acknowledged
+    /// once all returned.
+    private func receivePending(_ sequence: UInt64, _ channel: PendingChannel, _ payload: PendingPayload?) {
         enum Step: Sendable {
             case hand([PendingConsumer], DaemonConnection?)
             case acknowledgeAgain(UInt64, DaemonConnection?)
             case wait
         }
         let step = state.withLock { state -> Step in
-            if sequence <= state.pendingHanded {
-                return sequence <= state.pendingDone ? .acknowledgeAgain(state.pendingDone, state.connection) : .wait
+            if sequence <= state.pendingHanded[channel, default: 0] {
+                let done = state.pendingDone[channel, default: 0]
+                return sequence <= done ? .acknowledgeAgain(done, state.connection) : .wait
             }
-            if state.pendingConsumers.isEmpty {
-                state.pendingQueue.append((sequence, notice))
+            let consumers = state.pendingConsumers.filter { $0.value.channel == channel }
+            if consumers.isEmpty {
+                if !state.pendingQueue.contains(where: { $0.sequence == sequence }) {
+                    state.pendingQueue.append((sequence, channel, payload))
+                }
                 return .wait
             }
-            state.pendingHanded = sequence
-            return .hand(state.pendingConsumers.sorted { $0.key < $1.key }.map(\.value), state.connection)
+            state.pendingHanded[channel] = sequence
+            return .hand(consumers.sorted { $0.key < $1.key }.map(\.value.consumer), state.connection)
         }
         switch step {
         case let .acknowledgeAgain(done, connection):
-            connection?.send(.acknowledgePending(sequence: done))
+            connection?.send(.acknowledgePending(sequence: done, channel: channel))
         case .wait:
             break
         case let .hand(consumers, connection):
             // In the kernel's socket buffer before any delegate runs: a later process of the app is
             // not handed it again, even if this one is killed during the call.
-            connection?.send(.handingPending(sequence: sequence))
-            guard let notice else { return pendingReturned(sequence) }
+            connection?.send(.handingPending(sequence: sequence, channel: channel))
+            guard let payload else { return pendingReturned(sequence, channel) }
             let remaining = Mutex(consumers.count)
             for consumer in consumers {
-                consumer(notice) { [weak self] in
+                consumer(payload) { [weak self] in
                     if remaining.withLock({ count -> Bool in
                         count -= 1
                         return count == 0
-                    }) { self?.pendingReturned(sequence) }
+                    }) { self?.pendingReturned(sequence, channel) }
                 }
             }
         }
     }
 
-    private func pendingReturned(_ sequence: UInt64) {
+    private func pendingReturned(_ sequence: UInt64, _ channel: PendingChannel) {
         let connection = state.withLock { state in
-            state.pendingDone = max(state.pendingDone, sequence)
+            state.pendingDone[channel] = max(state.pendingDone[channel, default: 0], sequence)
             return state.connection
         }
-        connection?.send(.acknowledgePending(sequence: sequence))
+        connection?.send(.acknowledgePending(sequence: sequence, channel: channel))
     }
 }
 

@@ -5,11 +5,15 @@
 //
 //   CoreLocationAppProbe updates|request|regions|region LAT LON RADIUS ID  [--seconds N]
 //   CoreLocationAppProbe background LAT LON RADIUS ID --log FILE [--crash-on-relaunch] [--seconds N]
+//                        [--significant] [--visits]
 //
 // `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
 // monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
 // and `exit T ID` to FILE (the relaunched process has no terminal), each line written and synced
 // inside the delegate call. `--crash-on-relaunch` exits with status 3 at once when started by locationd.
+// `--significant` starts the significant-change service at every launch (as an iOS app must to get
+// the changes it was relaunched for) and logs `location T LAT LON FIXTIME` (the fix's own time,
+// seconds since 1970); `--visits` starts visits at every launch and logs `visit T LAT LON ARRIVAL`.
 //
 // Lines: `authorization T STATUS`, `location T LAT LON`, `error T CODE`, `enter T ID`, `exit T ID`,
 // `state T ID STATE`, `services T ENABLED`, `monitored T ID` (regions: monitoredRegions at start).
@@ -55,6 +59,8 @@ final class Probe: NSObject, CLLocationManagerDelegate {
                     identifier: mode[4])
                 manager.startMonitoring(for: region)
             }
+            if mode.contains("--significant") { manager.startMonitoringSignificantLocationChanges() }
+            if mode.contains("--visits") { manager.startMonitoringVisits() }
         case "region":
             let values = mode.dropFirst().prefix(3).compactMap(Double.init)
             if values.count == 3, mode.count >= 5 {
@@ -74,8 +80,16 @@ final class Probe: NSObject, CLLocationManagerDelegate {
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         for location in locations {
-            emit("location \(now()) \(String(format: "%.6f %.6f", location.coordinate.latitude, location.coordinate.longitude))")
+            let coordinate = String(format: "%.6f %.6f", location.coordinate.latitude, location.coordinate.longitude)
+            emit("location \(now()) \(coordinate)")
+            record("location \(now()) \(coordinate) \(String(format: "%.3f", location.timestamp.timeIntervalSince1970))")
         }
+    }
+
+    func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
+        let coordinate = String(format: "%.6f %.6f", visit.coordinate.latitude, visit.coordinate.longitude)
+        emit("visit \(now()) \(coordinate)")
+        record("visit \(now()) \(coordinate) \(String(format: "%.3f", visit.arrivalDate.timeIntervalSince1970))")
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {

@@ -92,9 +92,11 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// delegates: written to the socket before the first delegate call, so the daemon never sends it
     /// to a later process of the app (a delegate is called once per event, even when the process is
     /// killed during the call; decision 0026).
-    case handingPending(sequence: UInt64)
-    /// The delegates returned for every pending event up to and including `sequence`.
-    case acknowledgePending(sequence: UInt64)
+    /// With a `channel` (``PendingChannel``), only the events of that channel's kinds up to
+    /// `sequence`; without one, every kind (decision 0039).
+    case handingPending(sequence: UInt64, channel: PendingChannel? = nil)
+    /// The delegates returned for every pending event up to and including `sequence` (of `channel`).
+    case acknowledgePending(sequence: UInt64, channel: PendingChannel? = nil)
     /// The launch targets and the history (`locationctl background`); replied with `.background`.
     case background
     /// Background App Refresh for one app of the caller's user (`locationctl background on|off APP`).
@@ -140,7 +142,40 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     /// An event the daemon held for the app (it may have been launched for it): `sequence`
     /// increases per app across launches and restarts; the client hands each number to its
     /// delegates once and acknowledges with `acknowledgePending` after they returned.
-    case pending(sequence: UInt64, kind: String, region: RegionNotice?)
+    /// `kind` says which payload is set: `enter`/`exit` → `region`, `significant-change` →
+    /// `location` (the delivery the significant-change service made), `visit` → `visit`.
+    case pending(
+        sequence: UInt64, kind: String, region: RegionNotice?, location: Delivery? = nil, visit: Visit? = nil)
+}
+
+/// Pending events are taken by two kinds of takers (decision 0039): a manager's delegate (region
+/// entries and exits, visits: handed once the delegate is set) and the significant-change
+/// service (handed when the app calls `startMonitoringSignificantLocationChanges()` again). Each
+/// channel is handed in sequence order on its own, so one waiting never holds the other back.
+public enum PendingChannel: String, Codable, Hashable, Sendable {
+    case delegate
+    case location
+
+    /// The channel of a pending event's kind.
+    public init(kind: String) {
+        self = kind == PendingKind.significantChange ? .location : .delegate
+    }
+
+    /// The kinds this channel carries.
+    public var kinds: [String] {
+        switch self {
+        case .delegate: [PendingKind.enter, PendingKind.exit, PendingKind.visit]
+        case .location: [PendingKind.significantChange]
+        }
+    }
+}
+
+/// The kinds of pending events.
+public enum PendingKind {
+    public static let enter = "enter"
+    public static let exit = "exit"
+    public static let visit = "visit"
+    public static let significantChange = "significant-change"
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CoreLocationEngine
 import Foundation
 import GRDB
 
@@ -59,9 +60,10 @@ public struct FileFingerprint: Codable, Hashable, Sendable {
 /// sequence number makes it exactly once to the delegate).
 public struct PendingEvent: Codable, Hashable, Sendable {
     public var sequence: UInt64
-    /// `enter`, `exit` (regions); later `visit`, `significant-change`.
+    /// `enter`, `exit` (regions), `visit`, `significant-change` (decision 0039).
     public var kind: String
-    /// The event as the engine produced it (JSON of a `RegionNotice`).
+    /// The event as the engine produced it: JSON of a `RegionNotice` (regions), a `Delivery`
+    /// (significant changes) or a `Visit`.
     public var payload: Data
     public var created: Double
     public var expires: Double
@@ -132,6 +134,14 @@ public final class BackgroundStore: Sendable {
         }
     }
 
+    /// The services the daemon keeps for an app while none of its processes runs (decision 0039):
+    /// `significant-changes`, `visits`, comma-separated.
+    static func addServices(_ db: Database) throws {
+        try db.alter(table: "launchTarget") { table in
+            table.add(column: "services", .text).notNull().defaults(to: "")
+        }
+    }
+
     // MARK: Launch targets
 
     /// Records (or refreshes) how to start the app; keeps its switch, sequence and launch history.
@@ -181,6 +191,34 @@ public final class BackgroundStore: Sendable {
         }
     }
 
+    /// The background services the app started and did not stop (`significant-changes`, `visits`).
+    public func services(uid: UInt32, appID: String) throws -> Set<String> {
+        try database.read("reading the background services of \(appID)") { db in
+            let text = try String.fetchOne(
+                db, sql: "SELECT services FROM launchTarget WHERE uid = ? AND appID = ?", arguments: [Int64(uid), appID])
+            return Set((text ?? "").split(separator: ",").map(String.init))
+        }
+    }
+
+    /// Records that the app started (`on`) or stopped a background service; false when the app
+    /// has no launch target.
+    @discardableResult
+    public func setService(_ service: String, on: Bool, uid: UInt32, appID: String) throws -> Bool {
+        try database.write("switching a background service of \(appID)") { db in
+            guard
+                let text = try String.fetchOne(
+                    db, sql: "SELECT services FROM launchTarget WHERE uid = ? AND appID = ?",
+                    arguments: [Int64(uid), appID])
+            else { return false }
+            var services = Set(text.split(separator: ",").map(String.init))
+            if on { services.insert(service) } else { services.remove(service) }
+            try db.execute(
+                sql: "UPDATE launchTarget SET services = ? WHERE uid = ? AND appID = ?",
+                arguments: [services.sorted().joined(separator: ","), Int64(uid), appID])
+            return true
+        }
+    }
+
     /// The times of the app's recent launches (the newest 64).
     public func launches(uid: UInt32, appID: String) throws -> [Double] {
         try database.read("reading the launches of \(appID)") { db in
@@ -211,11 +249,16 @@ public final class BackgroundStore: Sendable {
 
     // MARK: Pending events
 
-    /// Stores an event and returns its sequence number (increasing per app, never reused).
-    public func append(uid: UInt32, appID: String, kind: String, payload: Data, created: Double, expires: Double) throws
-        -> UInt64
-    {
+    /// Stores an event and returns its sequence number (increasing per app, never reused). With
+    /// `region`, the region's new state is stored in the same transaction (a crossing): a daemon
+    /// killed at any moment restarts with both or neither, so it neither repeats the crossing nor
+    /// loses it (decision 0039).
+    public func append(
+        uid: UInt32, appID: String, kind: String, payload: Data, created: Double, expires: Double,
+        region: (stored: StoredRegion, appID: String)? = nil
+    ) throws -> UInt64 {
         try database.write("storing a pending event of \(appID)") { db in
+            if let region { try RegionStore.insert(region.stored, appID: region.appID, db) }
             let next = try Int64.fetchOne(
                 db, sql: "SELECT nextSequence FROM launchTarget WHERE uid = ? AND appID = ?",
                 arguments: [Int64(uid), appID])
@@ -253,6 +296,13 @@ public final class BackgroundStore: Sendable {
         }
     }
 
+    /// The earliest expiry of a pending event (seconds since 1970), nil when none is pending.
+    public func nextExpiry() throws -> Double? {
+        try database.read("reading the next expiry") { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(expires) FROM pendingEvent")
+        }
+    }
+
     /// Apps with pending events, and how many each has.
     public func pendingCounts() throws -> [(uid: UInt32, appID: String, count: Int)] {
         try database.read("counting the pending events") { db in
@@ -262,13 +312,18 @@ public final class BackgroundStore: Sendable {
         }
     }
 
-    /// The client acknowledged every event up to `sequence`: they are forgotten. Returns how many.
+    /// The client acknowledged every event up to `sequence` (of `kinds` only, when given): they are
+    /// forgotten. Returns how many.
     @discardableResult
-    public func acknowledge(uid: UInt32, appID: String, through sequence: UInt64) throws -> Int {
+    public func acknowledge(uid: UInt32, appID: String, through sequence: UInt64, kinds: [String]? = nil) throws -> Int {
         try database.write("acknowledging events of \(appID)") { db in
-            try db.execute(
-                sql: "DELETE FROM pendingEvent WHERE uid = ? AND appID = ? AND sequence <= ?",
-                arguments: [Int64(uid), appID, Int64(clamping: sequence)])
+            var sql = "DELETE FROM pendingEvent WHERE uid = ? AND appID = ? AND sequence <= ?"
+            var arguments: StatementArguments = [Int64(uid), appID, Int64(clamping: sequence)]
+            if let kinds {
+                sql += " AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+                arguments += StatementArguments(kinds)
+            }
+            try db.execute(sql: sql, arguments: arguments)
             return db.changesCount
         }
     }

@@ -25,6 +25,9 @@ extension LocationDatabase {
         migrator.registerMigration("v3-background") { db in
             try BackgroundStore.createTables(db)
         }
+        migrator.registerMigration("v4-background-services") { db in
+            try BackgroundStore.addServices(db)
+        }
         return migrator
     }()
 

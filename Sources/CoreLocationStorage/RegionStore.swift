@@ -72,21 +72,25 @@ public final class RegionStore: Sendable {
     /// Stores several regions in one transaction.
     public func save(_ stored: [StoredRegion], appID: String) throws {
         try database.write("saving regions of \(appID)") { db in
-            for item in stored {
-                let region = item.region
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO \(Self.regionTable)
-                        (appID, identifier, latitude, longitude, radius, notifyOnEntry, notifyOnExit, state)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        appID, region.identifier, region.latitude, region.longitude, region.radius,
-                        region.notifyOnEntry, region.notifyOnExit, item.state.rawValue,
-                    ]
-                )
-            }
+            for item in stored { try Self.insert(item, appID: appID, db) }
         }
+    }
+
+    /// Stores a region inside the caller's transaction (the background store writes a crossing's
+    /// pending event and the region's new state in one, decision 0039).
+    static func insert(_ item: StoredRegion, appID: String, _ db: Database) throws {
+        let region = item.region
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO \(Self.regionTable)
+                (appID, identifier, latitude, longitude, radius, notifyOnEntry, notifyOnExit, state)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                appID, region.identifier, region.latitude, region.longitude, region.radius,
+                region.notifyOnEntry, region.notifyOnExit, item.state.rawValue,
+            ]
+        )
     }
 
     /// Forgets a region; nothing happens when it is not stored.

@@ -19,7 +19,7 @@ extension DaemonCore {
         var refusals: [AppKey: String] = [:]
     }
 
-    var wallClock: Double { Date().timeIntervalSince1970 }
+    var wallClock: Double { wallNow() }
 
     /// The connection started a service that outlives the app: record how to start it again.
     func recordLaunchTarget(of peer: Peer, app: App) {
@@ -37,6 +37,7 @@ extension DaemonCore {
             return
         }
         ensureBackgroundClient(app)
+        wakeSweep()  // a new executable may be launchable where the old one was refused
     }
 
     /// The app's own engine client in the daemon: it hears every crossing, connected or not.
@@ -71,25 +72,51 @@ extension DaemonCore {
                 return app
             }
             ensureBackgroundClient(app)
+            holdServices(app, restarting: true)
         }
         if !targets.isEmpty { logger.info("Watching apps in the background", metadata: ["apps": "\(targets.count)"]) }
     }
 
-    private func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
-        guard case let .region(notice) = event, let backgroundStore else { return }
+    func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
+        guard let backgroundStore else { return }
         let kind: String
-        let region: MonitoredRegion
-        switch notice {
-        case let .entered(entered, _): (kind, region) = ("enter", entered)
-        case let .exited(exited, _): (kind, region) = ("exit", exited)
-        default: return
-        }
-        guard region.group.isEmpty else { return }  // CLMonitor conditions: not yet (decision 0026)
+        let payload: Data
+        var region: StoredRegion?
         do {
-            let now = wallClock
+            switch event {
+            case let .region(notice):
+                switch notice {
+                case let .entered(entered, _):
+                    kind = PendingKind.enter
+                    region = StoredRegion(region: entered, state: .inside)
+                case let .exited(exited, _):
+                    kind = PendingKind.exit
+                    region = StoredRegion(region: exited, state: .outside)
+                default: return
+                }
+                guard region?.region.group.isEmpty == true else { return }  // CLMonitor: not yet (decision 0026)
+                payload = try JSONEncoder().encode(notice)
+            case let .delivery(delivery):
+                // The background client runs only the significant-change service: every delivery
+                // is a significant change.
+                guard takesInBackground(app, Self.significantService) else { return }
+                (kind, payload) = (PendingKind.significantChange, try JSONEncoder().encode(delivery))
+            case let .visit(visit):
+                guard takesInBackground(app, Self.visitsService) else { return }
+                (kind, payload) = (PendingKind.visit, try JSONEncoder().encode(visit))
+            default: return
+            }
+        } catch {
+            logger.error("Cannot encode a background event", metadata: ["app": "\(app.key)", "error": "\(error)"])
+            return
+        }
+        let now = wallClock
+        do {
+            // A crossing's new region state goes in with the event: a daemon killed right after
+            // neither repeats the crossing at its restart nor loses it (decision 0039).
             let sequence = try backgroundStore.append(
-                uid: app.key.uid, appID: app.key.appID, kind: kind, payload: try JSONEncoder().encode(notice), created: now,
-                expires: now + relaunch.expiry)
+                uid: app.key.uid, appID: app.key.appID, kind: kind, payload: payload, created: now,
+                expires: now + relaunch.expiry, region: region.map { ($0, app.authorization.identity.id) })
             logger.info(
                 "Pending event",
                 metadata: [
@@ -103,8 +130,10 @@ extension DaemonCore {
         if let peer = readyPeer(of: app) {
             sendPending(of: app, to: peer)
         } else if app.peers.withLock({ $0.isEmpty }) {
-            backgroundQueue.async { self.considerLaunch(app.key) }
+            wakeSweep()  // launches the app at once when the rules allow it
+            return
         }
+        lowerSweep(toWall: now + relaunch.expiry)
     }
 
     /// Whether an entry or exit for the app goes through the pending events (not straight to its
@@ -140,10 +169,7 @@ extension DaemonCore {
                 if let last = due.last { sent[peer.id] = last.sequence }
                 return due
             }
-            for event in due {
-                let notice = try? JSONDecoder().decode(RegionNotice.self, from: event.payload)
-                peer.sendEvent(.pending(sequence: event.sequence, kind: event.kind, region: notice))
-            }
+            for event in due { peer.sendEvent(Self.pendingMessage(event)) }
         }
     }
 
@@ -153,9 +179,10 @@ extension DaemonCore {
         sendPending(of: app, to: peer)
     }
 
-    func acknowledgePending(_ sequence: UInt64, peer: Peer, app: App) {
+    func acknowledgePending(_ sequence: UInt64, channel: PendingChannel?, peer: Peer, app: App) {
         do {
-            try backgroundStore?.acknowledge(uid: app.key.uid, appID: app.key.appID, through: sequence)
+            try backgroundStore?.acknowledge(
+                uid: app.key.uid, appID: app.key.appID, through: sequence, kinds: channel?.kinds)
         } catch {
             logger.error("Cannot forget acknowledged events", metadata: ["app": "\(app.key)", "error": "\(error)"])
         }
@@ -165,18 +192,21 @@ extension DaemonCore {
     // MARK: Launching
 
     /// Starts the app when the rules allow it (on `backgroundQueue` only: one decision at a time).
-    func considerLaunch(_ key: AppKey) {
-        guard let backgroundStore else { return }
-        if let app = state.withLock({ $0.apps[key] }), !app.peers.withLock({ $0.isEmpty }) { return }
+    /// Returns when (wall clock) to consider it again, nil when nothing but a change (an event, a
+    /// connection closing, a target or switch changed) can make it launchable.
+    @discardableResult
+    func considerLaunch(_ key: AppKey) -> Double? {
+        guard let backgroundStore else { return nil }
+        if let app = state.withLock({ $0.apps[key] }), !app.peers.withLock({ $0.isEmpty }) { return nil }
         let target: LaunchTarget
-        let launches: [Double]
+        var launches: [Double]
         do {
-            guard let found = try backgroundStore.target(uid: key.uid, appID: key.appID) else { return }
+            guard let found = try backgroundStore.target(uid: key.uid, appID: key.appID) else { return nil }
             target = found
             launches = try backgroundStore.launches(uid: key.uid, appID: key.appID)
         } catch {
             logger.error("Cannot read the launch target", metadata: ["app": "\(key)", "error": "\(error)"])
-            return
+            return nil
         }
         if !target.enabled { return refuse(key, "off") }
         if launcher == .none { return refuse(key, "launcher none") }
@@ -184,12 +214,15 @@ extension DaemonCore {
         let now = wallClock
         let unanswered = backgroundMemory.withLock { $0.unanswered[key] ?? 0 }
         switch relaunch.decide(launches: launches, unanswered: unanswered, now: now) {
-        case .wait: return
-        case .rateLimited: return refuse(key, "rate-limited")
+        case .wait: return relaunch.earliestLaunch(launches: launches, unanswered: unanswered, now: now)
+        case .rateLimited:
+            refuse(key, "rate-limited")
+            return relaunch.earliestLaunch(launches: launches, unanswered: unanswered, now: now)
         case .launch: break
         }
         do {
             try backgroundStore.recordLaunch(uid: key.uid, appID: key.appID, at: now)
+            launches.append(now)
             backgroundMemory.withLock { memory in
                 memory.unanswered[key] = unanswered + 1
                 memory.refusals[key] = nil
@@ -201,16 +234,19 @@ extension DaemonCore {
             record(key, "launch failed: \(error)")
             logger.error("Cannot launch the app", metadata: ["app": "\(key)", "error": "\(error)"])
         }
+        return relaunch.earliestLaunch(launches: launches, unanswered: unanswered + 1, now: now)
     }
 
-    private func refuse(_ key: AppKey, _ reason: String) {
+    @discardableResult
+    private func refuse(_ key: AppKey, _ reason: String) -> Double? {
         let isNew = backgroundMemory.withLock { memory -> Bool in
             defer { memory.refusals[key] = reason }
             return memory.refusals[key] != reason
         }
-        guard isNew else { return }
+        guard isNew else { return nil }
         record(key, "not launched: \(reason)")
         logger.warning("Not launching the app", metadata: ["app": "\(key)", "reason": "\(reason)"])
+        return nil
     }
 
     private func record(_ key: AppKey, _ what: String) {
@@ -221,19 +257,37 @@ extension DaemonCore {
         }
     }
 
-    /// Once a second: expired events go (with a record), apps with events and no process are
-    /// considered for a launch (retries with backoff).
+    /// The sweep: expired events go (with a record), apps with events and no process are
+    /// considered for a launch (retries with backoff). It runs at start, when something changes
+    /// (an event stored, an app's last connection closed, a target or switch changed) and at the
+    /// next deadline it computed; with nothing pending it does not wake at all (decision 0039).
     func startBackgroundSweep() {
         guard backgroundStore != nil else { return }
-        backgroundQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
-            guard let self else { return }
-            self.sweep()
-            self.startBackgroundSweep()
-        }
+        sweepTimer.onFire { [weak self] in self?.wakeSweep() }
+        wakeSweep()
     }
 
-    private func sweep() {
+    /// Runs the sweep soon, on `backgroundQueue`.
+    func wakeSweep() {
+        guard backgroundStore != nil else { return }
+        backgroundQueue.async { [weak self] in self?.sweep() }
+    }
+
+    /// Makes sure the sweep runs by `wall` (seconds since 1970) at the latest.
+    func lowerSweep(toWall wall: Double) {
+        sweepTimer.lower(to: monotonic(wall: wall))
+    }
+
+    /// The scheduler's instant for a wall-clock time, one millisecond late so that a deadline is
+    /// never met a hair early (the sweep would find nothing due and sleep for the same deadline).
+    /// A wall clock stepped since only moves the sweep, which recomputes its deadline when it runs.
+    private func monotonic(wall: Double) -> Double {
+        scheduler.now + max(0, wall - wallClock) + 0.001
+    }
+
+    func sweep() {
         guard let backgroundStore else { return }
+        var next: Double?
         do {
             for expired in try backgroundStore.expire(now: wallClock) {
                 logger.warning(
@@ -241,11 +295,14 @@ extension DaemonCore {
                     metadata: ["app": "\(expired.uid):\(expired.appID)", "sequence": "\(expired.event.sequence)"])
             }
             for (uid, appID, _) in try backgroundStore.pendingCounts() {
-                considerLaunch(AppKey(uid: uid, appID: appID))
+                if let retry = considerLaunch(AppKey(uid: uid, appID: appID)) { next = min(next ?? retry, retry) }
             }
+            if let expiry = try backgroundStore.nextExpiry() { next = min(next ?? expiry, expiry) }
         } catch {
-            logger.error("Background sweep failed", metadata: ["error": "\(error)"])
+            logger.error("Background sweep failed; trying again in a minute", metadata: ["error": "\(error)"])
+            next = wallClock + 60
         }
+        sweepTimer.set(next.map { monotonic(wall: $0) })
     }
 
     // MARK: locationctl background
@@ -294,6 +351,7 @@ extension DaemonCore {
         }
         backgroundMemory.withLock { $0.refusals[key] = nil }
         record(key, enabled ? "relaunch turned on" : "relaunch turned off")
+        wakeSweep()
         return .ok
     }
 }

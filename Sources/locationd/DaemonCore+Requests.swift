@@ -64,8 +64,8 @@ extension DaemonCore {
         case .receivePending:
             receivePending(peer: peer, app: app)
             reply(.ok)
-        case let .handingPending(sequence), let .acknowledgePending(sequence):
-            acknowledgePending(sequence, peer: peer, app: app)
+        case let .handingPending(sequence, channel), let .acknowledgePending(sequence, channel):
+            acknowledgePending(sequence, channel: channel, peer: peer, app: app)
         case .background:
             reply(backgroundStatus(for: peer))
         case let .setBackground(target, enabled):
@@ -125,7 +125,11 @@ extension DaemonCore {
         }
         app.runtime.send(command, from: engineClient)
         switch command {
-        case .startMonitoring, .startSignificantChanges, .startVisits: recordLaunchTarget(of: peer, app: app)
+        case .startMonitoring: recordLaunchTarget(of: peer, app: app)
+        case .startSignificantChanges, .startVisits:
+            recordLaunchTarget(of: peer, app: app)
+            backgroundService(command, app: app)
+        case .stopSignificantChanges, .stopVisits: backgroundService(command, app: app)
         default: break
         }
         return .ok

@@ -31,6 +31,12 @@ final class DaemonCore: Sendable {
         let backgroundClient = Mutex<ClientID?>(nil)
         /// Per connection: the highest pending event sent to it.
         let pendingSent = Mutex<[UInt64: UInt64]>([:])
+        /// The services the background client runs for the app (`significant-changes`, `visits`;
+        /// decision 0039).
+        let heldServices = Mutex<Set<String>>([])
+        /// The background client's next significant change is its baseline, not a change: it
+        /// restarted the service (a daemon restart) without the fix it last reported.
+        let significantBaseline = Mutex(false)
 
         func json(for delivery: Delivery) throws -> [UInt8] {
             if let cached = encodedDelivery.withLock({ $0 }), cached.delivery == delivery { return cached.json }
@@ -69,13 +75,22 @@ final class DaemonCore: Sendable {
     /// Launch decisions and the sweep, one at a time.
     let backgroundQueue = DispatchQueue(label: "locationd.background")
     let backgroundMemory = Mutex(BackgroundMemory())
+    /// Wakes the background sweep at its next deadline only (decision 0039).
+    let sweepTimer: SweepTimer
+    /// The wall clock, seconds since 1970: launch times and expiries outlive the process (tests
+    /// pass the manual scheduler's).
+    let wallNow: @Sendable () -> Double
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
         configuration: LocationEngine.Configuration, environmentPolicy: DefaultPolicy?, limits: DaemonLimits,
         daemonUID: UInt32, agents: AgentRegistry = AgentRegistry(timeout: 60), launcher: Launcher = .exec,
-        relaunch: RelaunchPolicy = RelaunchPolicy(), logger: Logger
+        relaunch: RelaunchPolicy = RelaunchPolicy(), wallNow: @escaping @Sendable () -> Double = {
+            Date().timeIntervalSince1970
+        }, logger: Logger
     ) {
+        self.wallNow = wallNow
+        sweepTimer = SweepTimer(scheduler: scheduler)
         backgroundStore = store.map { BackgroundStore(database: $0.database) }
         self.launcher = launcher
         self.relaunch = relaunch
@@ -181,8 +196,11 @@ final class DaemonCore: Sendable {
             return peers.isEmpty
         }
         app.pendingSent.withLock { $0[peer.id] = nil }
-        // An app watched in the background stays (its engine keeps its regions); others go.
-        if empty, app.backgroundClient.withLock({ $0 }) == nil {
+        // An app watched in the background stays (its engine keeps its regions, and the sweep
+        // considers launching it for events it left pending); others go.
+        let watched = app.backgroundClient.withLock({ $0 }) != nil
+        if empty, watched { wakeSweep() }
+        if empty, !watched {
             state.withLock { state in
                 if app.peers.withLock({ $0.isEmpty }) { state.apps[key] = nil }
             }

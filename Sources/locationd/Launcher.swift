@@ -86,9 +86,25 @@ struct RelaunchPolicy: Sendable {
         let recent = launches.filter { now - $0 < window }
         if recent.count >= limit { return .rateLimited }
         if let last = launches.last, unanswered > 0 {
-            let backoff = min(pickup * Double(1 << min(unanswered - 1, 20)), maximumBackoff)
-            if now - last < backoff { return .wait }
+            if now - last < backoff(unanswered) { return .wait }
         }
         return .launch
+    }
+
+    /// Seconds a launched app has to take its events after `unanswered` launches without pickup.
+    func backoff(_ unanswered: Int) -> Double {
+        min(pickup * Double(1 << min(max(unanswered - 1, 0), 20)), maximumBackoff)
+    }
+
+    /// The earliest time at or after `now` when `decide` answers `.launch` (nothing else changing):
+    /// when enough launches left the window and the backoff ran out. Nil when it never does (a
+    /// limit of 0). What the sweep sleeps until (decision 0039).
+    func earliestLaunch(launches: [Double], unanswered: Int, now: Double) -> Double? {
+        guard limit > 0 else { return nil }
+        var earliest = now
+        let recent = launches.filter { now - $0 < window }.sorted()
+        if recent.count >= limit { earliest = max(earliest, recent[recent.count - limit] + window) }
+        if let last = launches.last, unanswered > 0 { earliest = max(earliest, last + backoff(unanswered)) }
+        return earliest
     }
 }

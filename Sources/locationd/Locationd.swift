@@ -65,6 +65,30 @@ struct Locationd: AsyncParsableCommand {
             """)
     var regionDwell: Double?
 
+    @Option(
+        name: .customLong("significant-change"),
+        help: """
+            METRES,SECONDS: the significant-change service's rule (default 500,300: a change is 500 m \
+            and 5 minutes from the last); smaller values for tests and demonstrations.
+            """)
+    var significantChange: String?
+
+    @Option(
+        name: .customLong("visit-stay"),
+        help: """
+            SECONDS,SECONDS: how long a stay must last to be a visit and how long the user must be \
+            away to end it (default 300,60); smaller values for tests and demonstrations.
+            """)
+    var visitStay: String?
+
+    @Option(
+        name: .customLong("monitoring-probe-interval"),
+        help: """
+            Seconds between two looks of quiet monitoring (regions, significant changes and visits \
+            while the device stands still or is settled in a visit; default 60); 0 watches without a break.
+            """)
+    var monitoringProbeInterval: Double?
+
     @Option(name: .customLong("hello-timeout"), help: "Seconds a new connection has to say hello.")
     var helloTimeout: Double = 5
 
@@ -162,6 +186,15 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.regionDwell = regionDwell
         }
         engineConfiguration.venue = IIOBarometerSource.venue(in: madeSources)
+        if let (metres, seconds) = Self.pair(significantChange) {
+            engineConfiguration.significantDistance = metres
+            engineConfiguration.significantInterval = seconds
+        }
+        if let monitoringProbeInterval { engineConfiguration.monitoringProbeInterval = monitoringProbeInterval }
+        if let (stay, away) = Self.pair(visitStay) {
+            engineConfiguration.visits.minimumStay = stay
+            engineConfiguration.visits.departureDwell = away
+        }
         let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
@@ -206,6 +239,23 @@ struct Locationd: AsyncParsableCommand {
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
         logger.info("Stopped")
+    }
+
+    func validate() throws {
+        if significantChange != nil, Self.pair(significantChange) == nil {
+            throw ValidationError("--significant-change takes METRES,SECONDS (two numbers, not negative)")
+        }
+        if visitStay != nil, Self.pair(visitStay) == nil {
+            throw ValidationError("--visit-stay takes SECONDS,SECONDS (two numbers, not negative)")
+        }
+    }
+
+    /// `A,B` as two non-negative numbers, or nil.
+    static func pair(_ text: String?) -> (Double, Double)? {
+        guard let parts = text?.split(separator: ","), parts.count == 2, let first = Double(parts[0]),
+            let second = Double(parts[1]), first >= 0, second >= 0
+        else { return nil }
+        return (first, second)
     }
 
     static func bootstrap(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> ServerBootstrap {

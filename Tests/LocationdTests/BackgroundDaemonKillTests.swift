@@ -1,0 +1,130 @@
+import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 11's daemon fault: locationd SIGKILLed (and restarted by the test) at random moments
+/// across a run of region crossings while the app is killed and relaunched too. Every crossing
+/// reaches the delegate exactly once, in order, and a restarted daemon reports no crossing that did
+/// not happen (the region's state is stored with the event, decision 0039). The position comes
+/// from an NMEA feed the test owns, so it carries on across the daemon's restarts.
+@Suite(.serialized) struct BackgroundDaemonKillTests {
+    static let center = (latitude: 52.52, longitude: 13.405)
+    /// 600 m north of the centre: outside the 200 m region.
+    static let north = 52.5254
+
+    /// RMC + GGA at a place, stamped now.
+    static func sentences(latitude: Double, longitude: Double, at date: Date = Date()) -> [String] {
+        func angle(_ value: Double, degreeDigits: Int) -> String {
+            let degrees = Int(value)
+            let minutes = (value - Double(degrees)) * 60
+            return String(format: "%0\(degreeDigits)d%07.4f", degrees, minutes)
+        }
+        let lat = angle(latitude, degreeDigits: 2)
+        let lon = angle(longitude, degreeDigits: 3)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        let time = String(
+            format: "%02d%02d%02d.%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0, (c.nanosecond ?? 0) / 10_000_000)
+        let day = String(format: "%02d%02d%02d", c.day ?? 1, c.month ?? 1, (c.year ?? 2000) % 100)
+        return [
+            "GPRMC,\(time),A,\(lat),N,\(lon),E,0.0,0.0,\(day),,,A",
+            "GPGGA,\(time),\(lat),N,\(lon),E,1,08,0.9,34.0,M,40.0,M,,",
+        ].map { body in
+            let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$" + body + String(format: "*%02X", checksum)
+        }
+    }
+
+    /// Where the feed puts the receiver: inside the region or 600 m north of it.
+    final class Phase: Sendable {
+        private let inside = Atomic(false)
+        var isInside: Bool { inside.load(ordering: .relaxed) }
+        /// Moves to the other side; returns whether the receiver is now inside.
+        func toggle() -> Bool { inside.logicalXor(true, ordering: .relaxed).newValue }
+    }
+
+    static func background(_ harness: DaemonHarness) async -> BackgroundStatus? {
+        guard let result = try? await harness.runDetached("locationctl", ["background", "--json"]), result.status == 0
+        else { return nil }
+        return try? JSONDecoder().decode(BackgroundStatus.self, from: Data(result.stdout.utf8))
+    }
+
+    @Test func daemonKilledAcrossRegionEventsLosesRepeatsAndInventsNothing() async throws {
+        let feed = try NMEAFeed()
+        defer { feed.close() }
+        let phase = Phase()
+        feed.startPumping(interval: 0.2) { _ in
+            Self.sentences(latitude: phase.isInside ? Self.center.latitude : Self.north, longitude: Self.center.longitude)
+        }
+        let harness = try DaemonHarness()
+        let arguments = [
+            "--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec",
+            "--relaunch-pickup", "2", "--relaunch-limit", "1000",
+        ]
+        try await harness.startAndWait(arguments)
+        let bundle = "org.example.daemonkill"
+        let allow = try await harness.runDetached("locationctl", ["authorize", bundle, "when-in-use"])
+        #expect(allow.status == 0, "\(allow)")
+        let plist = try harness.infoPlist(bundle: bundle)
+        let log = harness.directory + "/app.log"
+        defer {
+            BackgroundRelaunchTests.killAll(log)
+            if let pid = harness.process.withLock({ $0?.processIdentifier }) { kill(pid, SIGKILL) }
+        }
+        let firstApp = try RunningApp(
+            harness,
+            ["background", "\(Self.center.latitude)", "\(Self.center.longitude)", "200", "home", "--log", log,
+             "--seconds", "600"],
+            extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(
+            try await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
+            "\(harness.logText)")
+        // Outside, determined (no event), before the first crossing.
+        try await Task.sleep(for: .seconds(2))
+
+        var generator = SystemRandomNumberGenerator()
+        let crossings = 16
+        var expected: [String] = []
+        var daemonKills = 0
+        var appKills = 0
+        for index in 0..<crossings {
+            expected.append(phase.toggle() ? "enter" : "exit")
+            // The faults, at random moments around the crossing: before the daemon saw enough
+            // fixes, while it writes the event, after; the app killed before or after delivery.
+            if index % 2 == 0 || Bool.random(using: &generator) {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500, using: &generator)))
+                try await harness.killDaemon()
+                daemonKills += 1
+                try await harness.startAndWait(arguments)
+            }
+            if Bool.random(using: &generator) {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500, using: &generator)))
+                if let pid = BackgroundRelaunchTests.launches(log).last?.pid, kill(pid, 0) == 0 {
+                    kill(pid, SIGKILL)
+                    appKills += 1
+                }
+            }
+            let count = expected.count
+            #expect(
+                try await DaemonHarness.eventually(timeout: 40) { BackgroundRelaunchTests.events(log).count >= count },
+                "crossing \(count): \(BackgroundRelaunchTests.lines(log))\n\(harness.logText.suffix(4000))")
+        }
+        // Settled: nothing more comes (no repeat, no invented crossing).
+        try await Task.sleep(for: .seconds(3))
+        let events = BackgroundRelaunchTests.events(log)
+        #expect(
+            events == expected,
+            "daemon kills \(daemonKills), app kills \(appKills)\n\(BackgroundRelaunchTests.lines(log))")
+        #expect(daemonKills >= crossings / 2)
+        #expect(BackgroundRelaunchTests.launches(log).contains { $0.reason == "location" }, "the app was relaunched")
+        #expect(try await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
+        withExtendedLifetime(firstApp) {}
+    }
+}

@@ -1,0 +1,124 @@
+import CoreLocationDaemonProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 11 with real processes: significant changes and visits outlive the app
+/// (docs/decisions/0039-background-services-and-idle-sweep.md). The app starts both, is killed,
+/// the drive moves on and stops twice; what the daemon stored while the app did not run reaches the
+/// relaunched app's delegate exactly once: the changes when it starts the significant-change
+/// service again, the visits once its delegate is set.
+@Suite(.serialized) struct BackgroundServicesTests {
+    static let start = (latitude: 48.8584, longitude: 2.2945)
+    /// Degrees of latitude per 100 m.
+    static let step = 0.0009
+
+    /// Points one recorded second apart: `still` at the start, 10 steps of 100 m north, 20 at
+    /// B (a stay), 10 more steps, then 200 at C.
+    static func track(in harness: DaemonHarness, still: Int) throws -> String {
+        var points: [Double] = Array(repeating: start.latitude, count: still)
+        for k in 1...10 { points.append(start.latitude + Double(k) * step) }
+        points += Array(repeating: start.latitude + 10 * step, count: 20)
+        for k in 11...20 { points.append(start.latitude + Double(k) * step) }
+        points += Array(repeating: start.latitude + 20 * step, count: 200)
+        let formatter = ISO8601DateFormatter()
+        let origin = Date(timeIntervalSince1970: 1_700_000_000)
+        var gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="BackgroundServicesTests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+
+            """
+        for (index, latitude) in points.enumerated() {
+            gpx += "<trkpt lat=\"\(latitude)\" lon=\"\(start.longitude)\"><time>"
+                + formatter.string(from: origin.addingTimeInterval(Double(index))) + "</time></trkpt>\n"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        let path = harness.directory + "/track.gpx"
+        try gpx.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `location T LAT LON FIXTIME` lines of the app's log after its last launch line.
+    static func afterLastLaunch(_ log: String, _ kind: String) -> [[Substring]] {
+        let lines = BackgroundRelaunchTests.lines(log)
+        let last = lines.lastIndex { $0.hasPrefix("launch ") } ?? 0
+        return lines[last...].filter { $0.hasPrefix(kind + " ") }.map { $0.split(separator: " ") }
+    }
+
+    static func stored(_ harness: DaemonHarness, kind: String) -> Int {
+        harness.logText.split(separator: "\n").filter { $0.contains("Pending event") && $0.contains("kind=\(kind)") }.count
+    }
+
+    /// Quiet monitoring is off (`--monitoring-probe-interval 0`): settled in the first visit, the
+    /// engine would otherwise look only once a minute and miss the drive.
+    @Test func significantChangesAndVisitsWhileKilledReachTheRelaunchedAppOnce() async throws {
+        let harness = try DaemonHarness()
+        let still = 80
+        let track = try Self.track(in: harness, still: still)
+        let started = Date()
+        try await harness.startAndWait(
+            ["--simulate", track, "--simulate-speed", "2", "--launcher", "exec", "--relaunch-pickup", "2",
+             "--significant-change", "250,1", "--visit-stay", "3,2", "--monitoring-probe-interval", "0"])
+        let bundle = "org.example.services"
+        let plist = try harness.infoPlist(bundle: bundle)
+        let log = harness.directory + "/app.log"
+        defer { BackgroundRelaunchTests.killAll(log) }
+        // A region far away: the app is watched for its services only.
+        let app = try RunningApp(
+            harness,
+            ["background", "0", "0", "100", "far", "--log", log, "--seconds", "120", "--significant", "--visits"],
+            extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(
+            try await DaemonHarness.eventually(timeout: 15) {
+                await BackgroundDaemonKillTests.background(harness)?.targets.first?.state == "running"
+            }, "\(harness.logText)")
+        // The app hears the service's first fix live, then goes for good until switched on again.
+        #expect(try await DaemonHarness.eventually(timeout: 10) { !Self.afterLastLaunch(log, "location").isEmpty })
+        let off = try await harness.runDetached("locationctl", ["background", "off", bundle])
+        #expect(off.status == 0, "\(off.stderr)")
+        kill(app.process.processIdentifier, SIGKILL)
+        try await DaemonHarness.waitGone(app.process.processIdentifier, timeout: 5)
+        let killedAt = Date()
+        #expect(killedAt.timeIntervalSince(started) < Double(still) / 2, "the app must be gone before the drive moves")
+
+        // The drive: moves, stays at B, moves, stays at C (40 recorded seconds at speed 2), and more.
+        try await Task.sleep(for: .seconds(max(0, Double(still + 60) / 2 + 6 - Date().timeIntervalSince(started))))
+        let changes = Self.stored(harness, kind: "significant-change")
+        let visits = Self.stored(harness, kind: "visit")
+        let status = await BackgroundDaemonKillTests.background(harness)
+        #expect(changes >= 2, "\(harness.logText)")
+        #expect(visits >= 1, "\(harness.logText)")
+        #expect(status?.targets.first?.pending == changes + visits)
+        #expect(BackgroundRelaunchTests.launches(log).count == 1, "switched off: not relaunched")
+
+        // The drive's moves ended well before now: fixes older than this are stored changes; the
+        // relaunched app's first live fix (the service's usual one) is newer.
+        let movesEnded = Date().timeIntervalSince1970 - 6
+        let on = try await harness.runDetached("locationctl", ["background", "on", bundle])
+        #expect(on.status == 0, "\(on.stderr)")
+        // Relaunched: the stored changes and visits arrive.
+        let pendingLocations = { Self.afterLastLaunch(log, "location").filter { (Double($0[4]) ?? 0) < movesEnded } }
+        #expect(
+            try await DaemonHarness.eventually(timeout: 30) {
+                BackgroundRelaunchTests.launches(log).count == 2 && pendingLocations().count >= changes
+                    && Self.afterLastLaunch(log, "visit").count >= visits
+            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(
+            try await DaemonHarness.eventually(timeout: 10) {
+                await BackgroundDaemonKillTests.background(harness)?.targets.first?.pending == 0
+            })
+        try await Task.sleep(for: .seconds(2))
+        // Exactly once each, in order; nothing more was stored meanwhile (the app hears live now).
+        let delivered = pendingLocations().map { Double($0[4]) ?? 0 }
+        #expect(delivered.count == changes, "\(BackgroundRelaunchTests.lines(log))")
+        #expect(delivered == delivered.sorted() && Set(delivered).count == delivered.count)
+        #expect(Self.afterLastLaunch(log, "visit").count == visits, "\(BackgroundRelaunchTests.lines(log))")
+        #expect(BackgroundRelaunchTests.launches(log).last?.reason == "location")
+        #expect(Self.stored(harness, kind: "significant-change") == changes)
+        // Standard updates are never stored: only the two kinds above (and no region events).
+        #expect(!harness.logText.contains("kind=enter") && !harness.logText.contains("kind=exit"))
+    }
+}
