@@ -51,7 +51,7 @@ import Glibc
     }
 
     static func background(_ harness: DaemonHarness) async -> BackgroundStatus? {
-        guard let result = try? await harness.runDetached("locationctl", ["background", "--json"]), result.status == 0
+        guard let result = try? await harness.run("locationctl", ["background", "--json"]), result.status == 0
         else { return nil }
         return try? JSONDecoder().decode(BackgroundStatus.self, from: Data(result.stdout.utf8))
     }
@@ -70,7 +70,7 @@ import Glibc
         ]
         try await harness.startAndWait(arguments)
         let bundle = "org.example.daemonkill"
-        let allow = try await harness.runDetached("locationctl", ["authorize", bundle, "when-in-use"])
+        let allow = try await harness.run("locationctl", ["authorize", bundle, "when-in-use"])
         #expect(allow.status == 0, "\(allow)")
         let plist = try harness.infoPlist(bundle: bundle)
         let log = harness.directory + "/app.log"
@@ -84,7 +84,7 @@ import Glibc
              "--seconds", "600"],
             extra: ["CORELOCATION_INFO_PLIST": plist])
         #expect(
-            try await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
+            await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
             "\(harness.logText)")
         // Outside, determined (no event), before the first crossing.
         try await Task.sleep(for: .seconds(2))
@@ -113,7 +113,7 @@ import Glibc
             }
             let count = expected.count
             #expect(
-                try await DaemonHarness.eventually(timeout: 40) { BackgroundRelaunchTests.events(log).count >= count },
+                await DaemonHarness.eventually(timeout: 40) { BackgroundRelaunchTests.events(log).count >= count },
                 "crossing \(count): \(BackgroundRelaunchTests.lines(log))\n\(harness.logText.suffix(4000))")
         }
         // Settled: nothing more comes (no repeat, no invented crossing).
@@ -124,7 +124,7 @@ import Glibc
             "daemon kills \(daemonKills), app kills \(appKills)\n\(BackgroundRelaunchTests.lines(log))")
         #expect(daemonKills >= crossings / 2)
         #expect(BackgroundRelaunchTests.launches(log).contains { $0.reason == "location" }, "the app was relaunched")
-        #expect(try await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
+        #expect(await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
         withExtendedLifetime(firstApp) {}
     }
 }

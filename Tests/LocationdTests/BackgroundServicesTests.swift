@@ -72,15 +72,15 @@ import Glibc
             ["background", "0", "0", "100", "far", "--log", log, "--seconds", "120", "--significant", "--visits"],
             extra: ["CORELOCATION_INFO_PLIST": plist])
         #expect(
-            try await DaemonHarness.eventually(timeout: 15) {
+            await DaemonHarness.eventually(timeout: 15) {
                 await BackgroundDaemonKillTests.background(harness)?.targets.first?.state == "running"
             }, "\(harness.logText)")
         // The app hears the service's first fix live, then goes for good until switched on again.
-        #expect(try await DaemonHarness.eventually(timeout: 10) { !Self.afterLastLaunch(log, "location").isEmpty })
-        let off = try await harness.runDetached("locationctl", ["background", "off", bundle])
+        #expect(await DaemonHarness.eventually(timeout: 10) { !Self.afterLastLaunch(log, "location").isEmpty })
+        let off = try await harness.run("locationctl", ["background", "off", bundle])
         #expect(off.status == 0, "\(off.stderr)")
         kill(app.process.processIdentifier, SIGKILL)
-        try await DaemonHarness.waitGone(app.process.processIdentifier, timeout: 5)
+        #expect(await RunningApp.waitGone(app.process.processIdentifier, timeout: 5))
         let killedAt = Date()
         #expect(killedAt.timeIntervalSince(started) < Double(still) / 2, "the app must be gone before the drive moves")
 
@@ -97,17 +97,17 @@ import Glibc
         // The drive's moves ended well before now: fixes older than this are stored changes; the
         // relaunched app's first live fix (the service's usual one) is newer.
         let movesEnded = Date().timeIntervalSince1970 - 6
-        let on = try await harness.runDetached("locationctl", ["background", "on", bundle])
+        let on = try await harness.run("locationctl", ["background", "on", bundle])
         #expect(on.status == 0, "\(on.stderr)")
         // Relaunched: the stored changes and visits arrive.
         let pendingLocations = { Self.afterLastLaunch(log, "location").filter { (Double($0[4]) ?? 0) < movesEnded } }
         #expect(
-            try await DaemonHarness.eventually(timeout: 30) {
+            await DaemonHarness.eventually(timeout: 30) {
                 BackgroundRelaunchTests.launches(log).count == 2 && pendingLocations().count >= changes
                     && Self.afterLastLaunch(log, "visit").count >= visits
             }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
         #expect(
-            try await DaemonHarness.eventually(timeout: 10) {
+            await DaemonHarness.eventually(timeout: 10) {
                 await BackgroundDaemonKillTests.background(harness)?.targets.first?.pending == 0
             })
         try await Task.sleep(for: .seconds(2))
