@@ -37,6 +37,7 @@ public final class Gazetteer: Sendable {
     let places: Places
     let polygons: CountryIndex
     let placeGrid: PlaceGrid
+    let placeTree: PlaceTree
     /// ISO 3166-2 code suffixes of first-level divisions: (country code, admin1 name) string indices → suffix.
     let abbreviations: [AdminKey: Int]
     /// String indices of the country codes that have at least one place (Antarctica has none).
@@ -69,7 +70,7 @@ public final class Gazetteer: Sendable {
             countryByCode[country.iso2] = index
         }
         self.polygons = try CountryIndex(rings: file.reader("RING"), vertices: file.reader("VERT"),
-                                         countryCount: countries.count)
+                                         land: file.reader("LAND"), countryCount: countries.count)
         self.places = try Self.decodePlaces(file.reader("PLAC"), stringCount: strings.count)
         var abbreviations: [AdminKey: Int] = [:]
         reader = try file.reader("ABBR")
@@ -86,6 +87,8 @@ public final class Gazetteer: Sendable {
         self.placeGrid = PlaceGrid(
             latitude: places.latitude, longitude: places.longitude, country: places.country,
             reach: places.population.map(Self.localityReach(population:)))
+        self.placeTree = try PlaceTree(file.reader("TREE"), latitude: places.latitude, longitude: places.longitude,
+                                       country: places.country)
         self.codesWithPlaces = Set(places.country)
     }
 
