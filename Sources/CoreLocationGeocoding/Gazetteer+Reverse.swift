@@ -63,21 +63,21 @@ extension Gazetteer {
         }
         var result = GeocodedPlace(latitude: latitude, longitude: longitude)
         let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
-        result.isoCountryCode = code.map { strings[Int($0)] }
+        result.isoCountryCode = code.map { text[Int($0)] }
         result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
 
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         let searchable = code.map { codesWithPlaces.contains($0) } ?? false
         if let locality {
-            result.administrativeArea = strings.optional(Int(places.admin1[locality]))
-            result.subAdministrativeArea = strings.optional(Int(places.admin2[locality]))
-            result.timeZone = strings.optional(Int(places.timeZone[locality]))
+            result.administrativeArea = text.optional(Int(places.admin1[locality]))
+            result.subAdministrativeArea = text.optional(Int(places.admin2[locality]))
+            result.timeZone = text.optional(Int(places.timeZone[locality]))
         } else if searchable,
                   let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
-            result.timeZone = strings.optional(Int(places.timeZone[anchor.index]))
+            result.timeZone = text.optional(Int(places.timeZone[anchor.index]))
             if anchor.distance <= Self.adminAreaReach {
-                result.administrativeArea = strings.optional(Int(places.admin1[anchor.index]))
-                result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor.index]))
+                result.administrativeArea = text.optional(Int(places.admin1[anchor.index]))
+                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor.index]))
             }
         }
         if let locality {

@@ -31,6 +31,8 @@ public final class Gazetteer: Sendable {
     }
 
     let strings: StringTable
+    /// The strings answers use, decoded (`AnswerStrings`).
+    let text: AnswerStrings
     let countries: [Country]
     /// Country index by the string index of its ISO code.
     let countryByCode: [Int: Int]
@@ -81,6 +83,10 @@ public final class Gazetteer: Sendable {
             abbreviations[AdminKey(country: Int32(country), admin1: Int32(admin1))] = suffix
         }
         self.strings = strings
+        self.text = AnswerStrings(strings, decoding: [
+            places.name, places.admin1, places.admin2, places.country, places.timeZone,
+            countries.map { Int32($0.iso2) }, countries.map { Int32($0.name) },
+        ])
         self.countries = countries
         self.countryByCode = countryByCode
         self.abbreviations = abbreviations
