@@ -101,6 +101,8 @@ extension Gazetteer {
 
     /// The locality and, when different, the district (see `reverse`).
     private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (Int?, Int?) {
+        // No place reaches this cell: no candidate (most land points without a locality end here).
+        guard placeGrid.mayReach(latitude: lat, longitude: lon) else { return (nil, nil) }
         var nearest: Int?
         var nearestScore = Double.infinity
         var covering: Int?

@@ -91,29 +91,37 @@ struct PlaceTree: Sendable {
         let longitude: Int32
         let cosLat: Double
         var bestPlace: Int32 = -1
+        /// The best place's squared distance in (microdegrees)², as `Gazetteer.distance` computes it before its
+        /// square root, and that distance (m).
+        var bestSquared = Double.infinity
         var bestDistance = Double.infinity
 
-        /// `Gazetteer.distance`, the same arithmetic: the tree must rank places exactly as the grid search did.
         @inline(__always)
-        func metres(dLatitude: Double, dLongitude: Double) -> Double {
+        func squared(dLatitude: Double, dLongitude: Double) -> Double {
             let dx = dLongitude * cosLat
-            return (dx * dx + dLatitude * dLatitude).squareRoot() * Gazetteer.metresPerDegree / 1e6
+            return dx * dx + dLatitude * dLatitude
         }
 
+        /// A place is compared by `Gazetteer.distance`, the same arithmetic, so the tree ranks places exactly as
+        /// the grid search did; its squared distance, which that distance never decreases with, skips the square
+        /// root for places that cannot win.
         @inline(__always)
         mutating func consider(_ slot: Int) {
             let node = nodes[slot]
             let dy = Double(node.latitude - latitude)
             var dx = Double(node.longitude - longitude)
             if dx > 180e6 { dx -= 360e6 } else if dx < -180e6 { dx += 360e6 }
-            let d = metres(dLatitude: dy, dLongitude: dx)
+            let q = squared(dLatitude: dy, dLongitude: dx)
+            guard q <= bestSquared else { return }
+            let d = q.squareRoot() * Gazetteer.metresPerDegree / 1e6
             if d < bestDistance || (d == bestDistance && node.place < bestPlace) {
                 bestDistance = d
+                bestSquared = q
                 bestPlace = node.place
             }
         }
 
-        /// A lower bound of the distance to every place in the subtree whose node is `slot`.
+        /// A lower bound of the squared distance to every place in the subtree whose node is `slot`.
         @inline(__always)
         func bound(_ slot: Int) -> Double {
             let node = nodes[slot]
@@ -125,7 +133,7 @@ struct PlaceTree: Sendable {
                 // Off the box's longitudes, the nearest longitude of the box is one of its edges (wrapped).
                 dx = min(Self.wrapped(node.minLongitude - longitude), Self.wrapped(node.maxLongitude - longitude))
             }
-            return metres(dLatitude: Double(dy), dLongitude: Double(dx))
+            return squared(dLatitude: Double(dy), dLongitude: Double(dx))
         }
 
         @inline(__always)
@@ -145,11 +153,11 @@ struct PlaceTree: Sendable {
             // a place as near as the best so far (equal distance: a lower index could still win the tie).
             let left = bound((lo + mid) / 2), right = bound((mid + 1 + hi) / 2)
             if left <= right {
-                if left <= bestDistance { visit(lo, mid) }
-                if right <= bestDistance { visit(mid + 1, hi) }
+                if left <= bestSquared { visit(lo, mid) }
+                if right <= bestSquared { visit(mid + 1, hi) }
             } else {
-                if right <= bestDistance { visit(mid + 1, hi) }
-                if left <= bestDistance { visit(lo, mid) }
+                if right <= bestSquared { visit(mid + 1, hi) }
+                if left <= bestSquared { visit(lo, mid) }
             }
         }
     }
