@@ -19,6 +19,10 @@ Format (little-endian), read by Sources/CoreLocationGeocoding/GazetteerFile.swif
     PLAC  varints per place: zz dlat, zz dlon (microdegrees), population, name, admin1, admin2,
           country iso2, time zone, alt count, alt names...   (string indices; 0 = none)
     ABBR  varints: pairs (country iso2, admin1 name, ISO 3166-2 code suffix)
+    LAND  land raster: varint rows, columns, cell size (microdegrees); then per row, west to east, varint
+          pairs (run length, value): 0 sea, 1 test the polygons, k + 2 country k (see gazetteer-land.py)
+    TREE  varints: a permutation of the place indices; each country's places (contiguous) in implicit
+          k-d tree order (see gazetteer-land.py)
 """
 import gzip
 import hashlib
@@ -31,15 +35,15 @@ import sys
 import unicodedata
 import zipfile
 
-VERSION = 2
+VERSION = 3
 # Alternate names are kept only for places this big: 60 000 keeps the file under 10 MB.
 ALT_MIN_POPULATION = int(os.environ.get("ALT_MIN_POPULATION", "60000"))
 ALT_MAX_LENGTH = 48
 
 
-def load_shapefile_module():
+def load_module(name, file):
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("shp", os.path.join(here, "gazetteer-shapefile.py"))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(here, file))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -156,7 +160,8 @@ def main():
 def build(strings):
     root, output = sys.argv[1], sys.argv[2]
     tolerance = float(sys.argv[sys.argv.index("--tolerance") + 1]) if "--tolerance" in sys.argv else 0.0
-    shp = load_shapefile_module()
+    shp = load_module("shp", "gazetteer-shapefile.py")
+    land = load_module("land", "gazetteer-land.py")
 
     iso1 = json.load(open("/usr/share/iso-codes/json/iso_3166-1.json"))["3166-1"]
     iso_names = {c["alpha_2"]: c.get("common_name", c["name"]) for c in iso1}
@@ -169,7 +174,8 @@ def build(strings):
     ctry, vert = bytearray(), bytearray()
     prev = (0, 0)
     ring_total = vertex_total = 0
-    for record, rings in zip(records, shapes):
+    micro_rings, ring_country = [], []
+    for country_index, (record, rings) in enumerate(zip(records, shapes)):
         code = record["ISO_A2_EH"].strip("\0 ")
         code = code if len(code) == 2 and code.isalpha() else None
         name = iso_names.get(code) if code else None
@@ -178,6 +184,8 @@ def build(strings):
             varint(ctry, value)
         for ring in rings:
             ring = simplify(ring, tolerance)
+            micro_rings.append([(micro(lat), micro(lon)) for lon, lat in ring])
+            ring_country.append(country_index)
             for lon, lat in ring:
                 p = (micro(lat), micro(lon))
                 varint(vert, zigzag(p[0] - prev[0]))
@@ -284,6 +292,14 @@ def build(strings):
 
     sections = [(b"STRS", strings.section()), (b"CTRY", bytes(ctry)), (b"RING", bytes(ring_sec)),
                 (b"VERT", bytes(vert)), (b"PLAC", bytes(plac)), (b"ABBR", bytes(abbr))]
+    if strings.index is not None:  # the counting pass needs neither
+        raster = land.land_raster(micro_rings, ring_country)
+        clean = sum(1 for value in raster if value != land.TEST)
+        print(f"land raster: {clean} of {len(raster)} cells need no polygon test "
+              f"({sum(1 for value in raster if value > land.TEST)} on land)", file=sys.stderr)
+        order = land.tree_permutation([micro(p["latitude"]) for p in places],
+                                      [micro(p["longitude"]) for p in places], [p["country_code"] for p in places])
+        sections += [(b"LAND", land.raster_section(raster, varint)), (b"TREE", land.tree_section(order, varint))]
     payload = bytearray()
     for tag, body in sections:
         payload += tag + struct.pack("<I", len(body)) + body

@@ -120,13 +120,13 @@ extension Gazetteer {
         let name = matchedName.map { strings[$0] } ?? placeName(place, language: language)
         result.name = name
         result.locality = name
-        result.administrativeArea = strings.optional(Int(places.admin1[place]))
-        result.subAdministrativeArea = strings.optional(Int(places.admin2[place]))
-        let code = strings.optional(Int(places.country[place]))
+        result.administrativeArea = text.optional(Int(places.admin1[place]))
+        result.subAdministrativeArea = text.optional(Int(places.admin2[place]))
+        let code = text.optional(Int(places.country[place]))
         result.isoCountryCode = code
         result.country = countryName(countryIndex: code.flatMap { _ in countryByCode[Int(places.country[place])] },
                                      code: code, language: language)
-        result.timeZone = strings.optional(Int(places.timeZone[place]))
+        result.timeZone = text.optional(Int(places.timeZone[place]))
         result.regionLatitude = lat
         result.regionLongitude = lon
         result.regionRadius = Self.coverageRadius(population: places.population[place])

@@ -8,7 +8,7 @@ extension Gazetteer {
            let localized = Locale(identifier: language).localizedString(forRegionCode: code), localized != code {
             return localized
         }
-        if let countryIndex { return strings.optional(countries[countryIndex].name) }
+        if let countryIndex { return text.optional(countries[countryIndex].name) }
         guard let code else { return nil }
         return Locale(identifier: "en").localizedString(forRegionCode: code)
     }
@@ -22,7 +22,7 @@ extension Gazetteer {
     /// nothing says which one is the language's, so the GeoNames name is kept rather than guessed.
     /// Latin-script languages keep the GeoNames name (usually the local form: "München", "Genève").
     func placeName(_ index: Int, language: String?) -> String {
-        let name = strings[Int(places.name[index])]
+        let name = text[Int(places.name[index])]
         guard let language, let script = Script(language: language), !script.contains(name) else { return name }
         var found: String?
         for slot in Int(places.alternateStart[index])..<Int(places.alternateStart[index + 1]) {

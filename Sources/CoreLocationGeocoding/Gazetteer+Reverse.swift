@@ -63,21 +63,21 @@ extension Gazetteer {
         }
         var result = GeocodedPlace(latitude: latitude, longitude: longitude)
         let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
-        result.isoCountryCode = code.map { strings[Int($0)] }
+        result.isoCountryCode = code.map { text[Int($0)] }
         result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
 
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         let searchable = code.map { codesWithPlaces.contains($0) } ?? false
         if let locality {
-            result.administrativeArea = strings.optional(Int(places.admin1[locality]))
-            result.subAdministrativeArea = strings.optional(Int(places.admin2[locality]))
-            result.timeZone = strings.optional(Int(places.timeZone[locality]))
+            result.administrativeArea = text.optional(Int(places.admin1[locality]))
+            result.subAdministrativeArea = text.optional(Int(places.admin2[locality]))
+            result.timeZone = text.optional(Int(places.timeZone[locality]))
         } else if searchable,
-                  let anchor = nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, maxRadius: 40) {
-            result.timeZone = strings.optional(Int(places.timeZone[anchor.index]))
+                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
+            result.timeZone = text.optional(Int(places.timeZone[anchor.index]))
             if anchor.distance <= Self.adminAreaReach {
-                result.administrativeArea = strings.optional(Int(places.admin1[anchor.index]))
-                result.subAdministrativeArea = strings.optional(Int(places.admin2[anchor.index]))
+                result.administrativeArea = text.optional(Int(places.admin1[anchor.index]))
+                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor.index]))
             }
         }
         if let locality {
@@ -101,6 +101,8 @@ extension Gazetteer {
 
     /// The locality and, when different, the district (see `reverse`).
     private func bestLocality(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (Int?, Int?) {
+        // No place reaches this cell: no candidate (most land points without a locality end here).
+        guard placeGrid.mayReach(latitude: lat, longitude: lon) else { return (nil, nil) }
         var nearest: Int?
         var nearestScore = Double.infinity
         var covering: Int?
@@ -121,6 +123,21 @@ extension Gazetteer {
         guard let covering else { return (nearest, nil) }
         let district = nearest.flatMap { $0 != covering && places.name[$0] != places.name[covering] ? $0 : nil }
         return (covering, district)
+    }
+
+    /// How far (rows of 0.25° cells, 10°) the nearest place of the country is searched for the time zone.
+    static let anchorRadius = 40
+
+    /// The nearest place of the country for a point without a locality: what `nearestPlace(…, country:,
+    /// maxRadius: anchorRadius)` returns, found in the country's k-d tree. The window search stops at the nearest
+    /// place once it is within its window's radius, so the two agree whenever the nearest place is within
+    /// `anchorRadius` rows; farther (rare: the interior of Greenland's ice), the window search answers, as before.
+    func anchorPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (index: Int, distance: Double)? {
+        if let country, let nearest = placeTree.nearest(country: country, latitude: lat, longitude: lon, cosLat: cosLat),
+           nearest.distance <= Double(Self.anchorRadius) * 0.25 * Self.metresPerDegree {
+            return nearest
+        }
+        return nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: country, maxRadius: Self.anchorRadius)
     }
 
     /// The nearest place (optionally of one country) within `maxRadius` rows of 0.25° cells, by the

@@ -31,12 +31,15 @@ public final class Gazetteer: Sendable {
     }
 
     let strings: StringTable
+    /// The strings answers use, decoded (`AnswerStrings`).
+    let text: AnswerStrings
     let countries: [Country]
     /// Country index by the string index of its ISO code.
     let countryByCode: [Int: Int]
     let places: Places
     let polygons: CountryIndex
     let placeGrid: PlaceGrid
+    let placeTree: PlaceTree
     /// ISO 3166-2 code suffixes of first-level divisions: (country code, admin1 name) string indices → suffix.
     let abbreviations: [AdminKey: Int]
     /// String indices of the country codes that have at least one place (Antarctica has none).
@@ -69,7 +72,7 @@ public final class Gazetteer: Sendable {
             countryByCode[country.iso2] = index
         }
         self.polygons = try CountryIndex(rings: file.reader("RING"), vertices: file.reader("VERT"),
-                                         countryCount: countries.count)
+                                         land: file.reader("LAND"), countryCount: countries.count)
         self.places = try Self.decodePlaces(file.reader("PLAC"), stringCount: strings.count)
         var abbreviations: [AdminKey: Int] = [:]
         reader = try file.reader("ABBR")
@@ -80,12 +83,18 @@ public final class Gazetteer: Sendable {
             abbreviations[AdminKey(country: Int32(country), admin1: Int32(admin1))] = suffix
         }
         self.strings = strings
+        self.text = AnswerStrings(strings, decoding: [
+            places.name, places.admin1, places.admin2, places.country, places.timeZone,
+            countries.map { Int32($0.iso2) }, countries.map { Int32($0.name) },
+        ])
         self.countries = countries
         self.countryByCode = countryByCode
         self.abbreviations = abbreviations
         self.placeGrid = PlaceGrid(
             latitude: places.latitude, longitude: places.longitude, country: places.country,
             reach: places.population.map(Self.localityReach(population:)))
+        self.placeTree = try PlaceTree(file.reader("TREE"), latitude: places.latitude, longitude: places.longitude,
+                                       country: places.country)
         self.codesWithPlaces = Set(places.country)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Written by `scripts/gazetteer-build.py`.
 struct GazetteerFile {
     static let magic: [UInt8] = Array("CLGAZETR".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 32
 
     let bytes: [UInt8]

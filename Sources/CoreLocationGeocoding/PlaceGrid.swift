@@ -16,6 +16,8 @@ struct PlaceGrid: Sendable {
     /// be a locality candidate (`Gazetteer.localityReach`), with a relative margin of 10⁻⁶ so rounding in the
     /// prefilter can never drop a candidate the exact test would keep.
     let slotReachSquared: [Double]
+    /// The cells some place's reach may include (`reachMask`).
+    let reachable: [UInt64]
 
     /// - Parameters: the places' coordinates (microdegrees), countries and locality reach (metres), by place.
     init(latitude: [Int32], longitude: [Int32], country: [Int32], reach: [Double]) {
@@ -39,6 +41,7 @@ struct PlaceGrid: Sendable {
         slotLatitude = order.map { latitude[Int($0)] }
         slotLongitude = order.map { longitude[Int($0)] }
         slotCountry = order.map { country[Int($0)] }
+        reachable = Self.reachMask(latitude: latitude, longitude: longitude, reach: reach)
         slotReachSquared = order.map {
             let microdegrees = reach[Int($0)] / Gazetteer.metresPerDegree * 1e6
             return microdegrees * microdegrees * (1 + 1e-6)
