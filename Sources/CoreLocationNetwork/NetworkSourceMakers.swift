@@ -3,20 +3,20 @@ import CoreLocationSources
 import Foundation
 import Logging
 
-/// Registers the `ip:` and `wifi:` source URLs with `SourceMakers` (docs/decisions/0038). locationd and
+/// Registers the `ip:`, `wifi:` and `geoclue:` source URLs with `SourceMakers` (docs/decisions/0038). locationd and
 /// locationctl call `register()` at start; the façade does not link this module (apps get these sources through
 /// locationd).
 public enum NetworkSourceMakers {
     public static func register() {
         SourceMakers.register(
             SourceMaker(
-                schemes: ["ip", "wifi"],
+                schemes: ["ip", "wifi", "geoclue"],
                 validate: { _ = try NetworkSourceURL.parse($0, environment: ProcessInfo.processInfo.environment) },
                 make: { spec, context in [try make(spec, context: context)] }))
     }
 
     /// The source for one URL. The source's id is the URL (two `ip:` URLs with different databases are two
-    /// sources); its kind is "ip" or "wifi".
+    /// sources); its kind is "ip", "wifi" or "geoclue".
     public static func make(_ spec: ExternalSourceSpec, context: SourceMakingContext) throws -> any LocationSource {
         let id = SourceID(spec.description)
         switch try NetworkSourceURL.parse(spec, environment: context.environment) {
@@ -25,6 +25,10 @@ public enum NetworkSourceMakers {
             // later is picked up at the next look-up, as a receiver plugged in later is.
             return IPLocationSource(
                 id: id, configuration: configuration, scheduler: context.scheduler, logger: context.logger)
+        case .geoclue(let configuration):
+            return GeoClueLocationSource(
+                id: id, configuration: configuration, bus: NetworkSourceURL.geoClueBus(environment: context.environment),
+                scheduler: context.scheduler, logger: context.logger)
         case .wifi(let wifi):
             var fallback: IPLocationSource?
             let database: String?

@@ -13,9 +13,12 @@ import Foundation
 /// | `wifi:` | Wi-Fi positioning (consent from `locationctl network wifi on`), IP fallback in the default database |
 /// | `wifi:?fallback=none` | … without the IP fallback; `fallback=/path/db.mmdb` with that database |
 /// | `wifi:?interval=60` | a scan to the service every 60 s at most while powered (default 30) |
+/// | `geoclue:` | GeoClue 2 on the system bus (`CORELOCATION_GEOCLUE_BUS` for tests), accuracy level exact |
+/// | `geoclue:?accuracy=city&desktop-id=org.example.App` | … at this level (country, city, neighborhood, street, exact), as this desktop id |
 public enum NetworkSourceURL: Sendable, Hashable {
     case ip(IPLocationSource.Configuration)
     case wifi(WiFi)
+    case geoclue(GeoClueLocationSource.Configuration)
 
     public struct WiFi: Sendable, Hashable {
         public enum Fallback: Sendable, Hashable {
@@ -37,6 +40,12 @@ public enum NetworkSourceURL: Sendable, Hashable {
     /// The D-Bus address of NetworkManager's bus: `CORELOCATION_NETWORKMANAGER_BUS` (tests), else the system bus.
     public static func networkManagerBus(environment: [String: String]) -> DBusClient.Bus {
         if let address = environment["CORELOCATION_NETWORKMANAGER_BUS"], !address.isEmpty { return .address(address) }
+        return .system
+    }
+
+    /// GeoClue's bus: `CORELOCATION_GEOCLUE_BUS` (a D-Bus address, tests), else the system bus.
+    public static func geoClueBus(environment: [String: String]) -> DBusClient.Bus {
+        if let address = environment["CORELOCATION_GEOCLUE_BUS"], !address.isEmpty { return .address(address) }
         return .system
     }
 
@@ -85,6 +94,30 @@ public enum NetworkSourceURL: Sendable, Hashable {
                 }
             }
             return .wifi(wifi)
+        case "geoclue":
+            guard path.isEmpty else {
+                throw SourceConfigurationError(.invalidURL, "\(spec): geoclue: takes options only (geoclue:?accuracy=city)")
+            }
+            var configuration = GeoClueLocationSource.Configuration()
+            for (key, value) in options {
+                switch key {
+                case "accuracy":
+                    guard let level = GeoClue.AccuracyLevel(name: value) else {
+                        throw SourceConfigurationError(
+                            .invalidURL, "\(spec): accuracy is one of country, city, neighborhood, street, exact")
+                    }
+                    configuration.accuracyLevel = level
+                case "desktop-id":
+                    guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+                        throw SourceConfigurationError(.invalidURL, "\(spec): '\(value)' is not a desktop id")
+                    }
+                    configuration.desktopId = value
+                default:
+                    throw SourceConfigurationError(
+                        .invalidURL, "\(spec): unknown option '\(key)' (accuracy=, desktop-id=)")
+                }
+            }
+            return .geoclue(configuration)
         default:
             throw SourceConfigurationError(.unsupportedScheme, "\(spec): not a network source")
         }

@@ -1,3 +1,4 @@
+import CoreLocationDBus
 import CoreLocationNetwork
 import CoreLocationSources
 import Foundation
@@ -8,7 +9,7 @@ extension SourceReport {
     static func inspectExternal(_ spec: ExternalSourceSpec, environment: [String: String]) async -> SourceReport {
         let url = spec.description
         switch spec.scheme {
-        case "ip", "wifi":
+        case "ip", "wifi", "geoclue":
             let parsed: NetworkSourceURL
             do {
                 parsed = try NetworkSourceURL.parse(spec, environment: environment)
@@ -31,6 +32,12 @@ extension SourceReport {
                         url: url, kind: "ip", reachable: false, devices: [configuration.databasePath],
                         state: "unavailable", note: "\(error)")
                 }
+            case .geoclue(let configuration):
+                let (state, note) = await geoClueState(environment: environment)
+                return SourceReport(
+                    url: url, kind: "geoclue", reachable: state == "running" || state == "activatable",
+                    devices: ["desktop id \(configuration.desktopId), accuracy level \(configuration.accuracyLevel)"],
+                    state: state, note: note)
             case .wifi:
                 let settings = NetworkSettingsStore(path: NetworkSettingsStore.defaultPath(environment: environment)).load()
                 return SourceReport(
@@ -48,10 +55,30 @@ extension SourceReport {
         }
     }
 
+    /// Whether GeoClue is on the bus now, or can be started by D-Bus activation.
+    static func geoClueState(environment: [String: String]) async -> (String, String?) {
+        let client: DBusClient
+        do {
+            client = try DBusClient(bus: NetworkSourceURL.geoClueBus(environment: environment))
+        } catch {
+            return ("unavailable", "cannot reach the system bus: \(error)")
+        }
+        defer { client.close() }
+        if let owner = try? await client.nameOwner(GeoClue.service), owner != nil { return ("running", nil) }
+        let activatable = try? await client.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "ListActivatableNames")
+        if activatable?.first?.elements?.contains(where: { $0.string == GeoClue.service }) == true {
+            return ("activatable", "GeoClue starts on the first request")
+        }
+        return ("unavailable", "GeoClue is not installed (\(GeoClue.service) is neither running nor activatable)")
+    }
+
     var networkLines: [String] {
         var lines: [String] = []
         if let state { lines.append("  state: \(state)") }
         if let database = devices?.first, kind == "ip" { lines.append("  database: \(database)") }
+        if let client = devices?.first, kind == "geoclue" { lines.append("  client: \(client)") }
         if let lastFix, kind == "ip" {
             lines.append(
                 String(format: "  fix now: %.4f, %.4f ±%.0f m", lastFix.latitude, lastFix.longitude,
