@@ -48,8 +48,10 @@ public enum NetworkSourceMakers {
                     scheduler: context.scheduler, logger: context.logger)
             }
             let settings = NetworkSettingsStore(path: NetworkSettingsStore.defaultPath(environment: context.environment))
+            var geolocation = WiFiGeolocator.Configuration()
+            geolocation.minimumInterval = wifi.minimumRequestInterval
             let geolocator = WiFiGeolocator(
-                settings: settings, transport: AsyncHTTPGeolocateTransport(), scheduler: context.scheduler,
+                configuration: geolocation, settings: settings, transport: AsyncHTTPGeolocateTransport(), scheduler: context.scheduler,
                 logger: context.logger)
             return WiFiLocationSource(
                 id: id,

@@ -12,7 +12,8 @@ import Foundation
 /// | `ip:?refresh=600` | look up again every 600 s (default 300) |
 /// | `wifi:` | Wi-Fi positioning (consent from `locationctl network wifi on`), IP fallback in the default database |
 /// | `wifi:?fallback=none` | … without the IP fallback; `fallback=/path/db.mmdb` with that database |
-/// | `wifi:?interval=60` | a scan to the service every 60 s at most while powered (default 30) |
+/// | `wifi:?interval=60` | an attempt every 60 s while powered (default 30; NetworkManager's changes also cause one) |
+/// | `wifi:?min-interval=5` | at most one request per 5 s (default 60: beaconDB asks to be gentle; for a private service) |
 /// | `geoclue:` | GeoClue 2 on the system bus (`CORELOCATION_GEOCLUE_BUS` for tests), accuracy level exact |
 /// | `geoclue:?accuracy=city&desktop-id=org.example.App` | … at this level (country, city, neighborhood, street, exact), as this desktop id |
 public enum NetworkSourceURL: Sendable, Hashable {
@@ -30,10 +31,13 @@ public enum NetworkSourceURL: Sendable, Hashable {
         public var fallback: Fallback
         /// Seconds between two attempts while powered.
         public var interval: Double
+        /// Seconds between two requests to the service (`WiFiGeolocator.Configuration.minimumInterval`).
+        public var minimumRequestInterval: Double
 
-        public init(fallback: Fallback = .defaultDatabase, interval: Double = 30) {
+        public init(fallback: Fallback = .defaultDatabase, interval: Double = 30, minimumRequestInterval: Double = 60) {
             self.fallback = fallback
             self.interval = interval
+            self.minimumRequestInterval = minimumRequestInterval
         }
     }
 
@@ -88,9 +92,14 @@ public enum NetworkSourceURL: Sendable, Hashable {
                 case ("fallback", "ip"): wifi.fallback = .defaultDatabase
                 case ("fallback", _): wifi.fallback = .database(value)
                 case ("interval", _): wifi.interval = try number(key, value)
+                case ("min-interval", _):
+                    guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+                        throw SourceConfigurationError(.invalidURL, "\(spec): min-interval must be a number of seconds ≥ 0")
+                    }
+                    wifi.minimumRequestInterval = seconds
                 default:
                     throw SourceConfigurationError(
-                        .invalidURL, "\(spec): unknown option '\(key)' (fallback=ip|none|/path.mmdb, interval=)")
+                        .invalidURL, "\(spec): unknown option '\(key)' (fallback=ip|none|/path.mmdb, interval=, min-interval=)")
                 }
             }
             return .wifi(wifi)

@@ -64,7 +64,7 @@ extension SourceReport {
             return ("unavailable", "cannot reach the system bus: \(error)")
         }
         defer { client.close() }
-        if let owner = try? await client.nameOwner(GeoClue.service), owner != nil { return ("running", nil) }
+        if (try? await client.nameOwner(GeoClue.service)) != nil { return ("running", nil) }
         let activatable = try? await client.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "ListActivatableNames")

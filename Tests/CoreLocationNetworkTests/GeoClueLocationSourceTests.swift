@@ -96,7 +96,9 @@ struct GeoClueLocationSourceTests {
 
         // Stopped: the client is stopped and deleted.
         source.stop()
-        #expect(try await eventually { try await clients(control).isEmpty }, "\(try await clients(control))")
+        let gone = try await eventually { try await clients(control).isEmpty }
+        let left = try await clients(control)
+        #expect(gone, "\(left)")
     }
 
     @Test func aClientStartedAfterGeoClueKnowsWhereItIsGetsThatAtOnce() async throws {

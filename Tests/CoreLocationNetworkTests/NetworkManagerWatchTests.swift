@@ -7,8 +7,9 @@ import Foundation
 import Testing
 
 /// Access points NetworkManager finds while the Wi-Fi source runs: python-dbusmock's networkmanager template on a
-/// private bus emits AccessPointAdded/AccessPointRemoved; the source sends the changed scan at once (its interval
-/// timer never fires: the scheduler is manual) to the geolocate stand-in, which records every request.
+/// private bus emits AccessPointAdded/AccessPointRemoved; the source sends the changed scan once the burst settles
+/// (0.5 s of the manual clock; its interval is an hour, so only a signal can cause a request) to the geolocate
+/// stand-in, which records every request.
 @Suite(.enabled(if: PrivateBus.isAvailable && GeolocateStandIn.isAvailable, "needs dbus-daemon, dbusmock, python3"))
 struct NetworkManagerWatchTests {
     static let manager = "/org/freedesktop/NetworkManager"
@@ -27,11 +28,15 @@ struct NetworkManagerWatchTests {
         return reply.first?.string ?? ""
     }
 
-    /// Waits (bounded, without blocking a thread) until `predicate` holds.
-    func eventually(_ timeout: Double = 15, _ predicate: () throws -> Bool) async throws -> Bool {
+    /// Waits (bounded, without blocking a thread) until `predicate` holds, moving `scheduler` 0.25 s per step (a
+    /// signal arrives on the bus thread whenever it arrives; its settle timer then falls due on the manual clock).
+    func eventually(
+        _ scheduler: ManualScheduler? = nil, _ timeout: Double = 15, _ predicate: () throws -> Bool
+    ) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try predicate() { return true }
+            scheduler?.advance(by: 0.25)
             try await Task.sleep(for: .milliseconds(50))
         }
         return try predicate()
@@ -64,7 +69,7 @@ struct NetworkManagerWatchTests {
             scheduler: scheduler)
         let source = WiFiLocationSource(
             scanner: SystemNetworkManagerScanner(bus: .address(bus.address)), geolocator: geolocator,
-            scheduler: scheduler)
+            scheduler: scheduler, interval: 3600)
         let events = Recorder<SourceEvent>()
         source.start { events.append($0) }
         defer { source.stop() }
@@ -72,13 +77,15 @@ struct NetworkManagerWatchTests {
         func sent() throws -> [[String]] {
             try standIn.requests().map { ($0.body?.wifiAccessPoints ?? []).map(\.macAddress).sorted() }
         }
-        #expect(try await eventually { try sent().count == 1 && events.values.count == 1 }, "\(try sent())")
+        func log() -> String { (try? sent()).map { "\($0)" } ?? "no log" }
+        #expect(try await eventually { try sent().count == 1 && events.values.count == 1 }, "\(log())")
         #expect(try sent().first == ["02:00:00:00:00:01", "02:00:00:00:00:02"])
 
-        // NetworkManager finds a third access point: the next request carries it, without the interval passing.
+        // NetworkManager finds a third access point: the next request carries it, long before the interval.
         scheduler.advance(by: 1)
         let third = try await addAccessPoint(client, device: device, name: "c", bssid: "02:00:00:00:00:03", strength: 90)
-        #expect(try await eventually { try sent().count >= 2 }, "\(try sent())\n\(events.values)")
+        #expect(try await eventually(scheduler) { try sent().count >= 2 }, "\(log())\n\(events.values)")
+        #expect(scheduler.now < 600)
         #expect(try sent().last == ["02:00:00:00:00:01", "02:00:00:00:00:02", "02:00:00:00:00:03"])
         #expect(try await eventually { events.values.count >= 2 })
         // The stand-in's signal-weighted centroid of the three (map.json): a different answer from the first.
@@ -93,13 +100,18 @@ struct NetworkManagerWatchTests {
         _ = try await client.call(
             destination: NetworkManagerScanner.service, path: Self.manager, interface: Self.mock,
             member: "RemoveAccessPoint", arguments: [.objectPath(device), .objectPath(third)])
-        #expect(try await eventually { try sent().last == ["02:00:00:00:00:01", "02:00:00:00:00:02"] }, "\(try sent())")
+        #expect(
+            try await eventually(scheduler) { try sent().last == ["02:00:00:00:00:01", "02:00:00:00:00:02"] },
+            "\(log())")
         // Stopped: a change sends nothing more.
         source.stop()
         let count = try sent().count
         scheduler.advance(by: 1)
         _ = try await addAccessPoint(client, device: device, name: "d", bssid: "02:00:00:00:00:04", strength: 90)
-        try await Task.sleep(for: .milliseconds(500))
+        for _ in 0..<10 {
+            scheduler.advance(by: 0.25)
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(try sent().count == count)
     }
 }

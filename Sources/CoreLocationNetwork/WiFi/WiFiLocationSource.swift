@@ -9,8 +9,9 @@ import Synchronization
 /// becomes a fix. When Wi-Fi gives nothing (no consent, too few access points, service failure, no
 /// NetworkManager) and an IP source is given, its fix is reported instead, so the source still answers at
 /// IP accuracy; with neither, `unavailable` says why. When the scanner can tell (NetworkManager's
-/// AccessPointAdded/AccessPointRemoved and LastScan signals), a changed scan is sent at once instead of at the next
-/// interval; changes arriving during an attempt make one more attempt after it, and an attempt a change caused that
+/// AccessPointAdded/AccessPointRemoved and LastScan signals), a changed scan is sent `settle` seconds after the last
+/// change of a burst (NetworkManager reports a scan's access points one by one; at most 5 × `settle` after the first)
+/// instead of at the next interval; changes arriving during an attempt make one more attempt after it, and an attempt a change caused that
 /// the rate limit holds back reports nothing (the last fix stands; no fallback fix for a scan not yet asked about).
 public final class WiFiLocationSource: LocationSource {
     public let descriptor: SourceDescriptor
@@ -19,6 +20,7 @@ public final class WiFiLocationSource: LocationSource {
     private let fallback: IPLocationSource?
     private let scheduler: any Scheduler
     private let interval: Double
+    private let settle: Double
     private let logger: Logger
 
     private struct State {
@@ -31,6 +33,9 @@ public final class WiFiLocationSource: LocationSource {
         var watch: WiFiScanWatch?
         var inFlight = false
         var changedDuringAttempt = false
+        /// The pending "scan changed" attempt and when the burst began.
+        var settleTimer: (any ScheduledWork)?
+        var burstStart: Double?
     }
 
     private let state = Mutex(State())
@@ -38,7 +43,7 @@ public final class WiFiLocationSource: LocationSource {
     /// Expected accuracy 100 m (a typical Ichnaea Wi-Fi answer); power: the radio is on anyway, a request a minute.
     public init(
         id: SourceID = SourceID("wifi"), scanner: any WiFiScanner, geolocator: WiFiGeolocator,
-        fallback: IPLocationSource? = nil, scheduler: any Scheduler, interval: Double = 30,
+        fallback: IPLocationSource? = nil, scheduler: any Scheduler, interval: Double = 30, settle: Double = 0.5,
         logger: Logger = Logger(label: "corelocation.wifi")
     ) {
         descriptor = SourceDescriptor(id: id, kind: "wifi", expectedAccuracy: 100, powerCost: 5, isSimulated: false)
@@ -47,6 +52,7 @@ public final class WiFiLocationSource: LocationSource {
         self.fallback = fallback
         self.scheduler = scheduler
         self.interval = interval
+        self.settle = settle
         self.logger = logger
     }
 
@@ -65,18 +71,21 @@ public final class WiFiLocationSource: LocationSource {
     }
 
     public func stop() {
-        let (timer, watch) = state.withLock { state in
+        let (timer, settleTimer, watch) = state.withLock { state in
             state.handler = nil
             state.generation += 1
             state.inFlight = false
             state.changedDuringAttempt = false
+            state.burstStart = nil
             defer {
                 state.timer = nil
+                state.settleTimer = nil
                 state.watch = nil
             }
-            return (state.timer, state.watch)
+            return (state.timer, state.settleTimer, state.watch)
         }
         timer?.cancel()
+        settleTimer?.cancel()
         watch?.cancel()
     }
 
@@ -117,10 +126,33 @@ public final class WiFiLocationSource: LocationSource {
         }
     }
 
-    /// The scanner says the access points changed: attempt now (or once more after the attempt under way).
+    /// The scanner says the access points changed (on the D-Bus loop thread): attempt once the burst settles.
     private func scanChanged(_ generation: Int) {
+        let now = scheduler.now
+        let (previous, due) = state.withLock { state -> ((any ScheduledWork)?, Double?) in
+            guard state.generation == generation, state.handler != nil else { return (nil, nil) }
+            let start = state.burstStart ?? now
+            state.burstStart = start
+            defer { state.settleTimer = nil }
+            return (state.settleTimer, min(now + settle, start + 5 * settle))
+        }
+        previous?.cancel()
+        guard let due else { return }
+        let timer = scheduler.schedule(at: due) { [weak self] in self?.settled(generation) }
+        let stale = state.withLock { state -> (any ScheduledWork)? in
+            guard state.generation == generation, state.settleTimer == nil else { return timer }
+            state.settleTimer = timer
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    /// A burst of changes is over: attempt now, or once more after the attempt under way.
+    private func settled(_ generation: Int) {
         let timer = state.withLock { state -> (any ScheduledWork)?? in
             guard state.generation == generation, state.handler != nil else { return nil }
+            state.settleTimer = nil
+            state.burstStart = nil
             if state.inFlight {
                 state.changedDuringAttempt = true
                 return nil
