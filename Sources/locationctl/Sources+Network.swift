@@ -48,7 +48,7 @@ extension SourceReport {
                         : "nothing is sent; turn on with: locationctl network wifi on")
             }
         default:
-            let made = SourceMakers.maker(for: spec.scheme) != nil
+            let made = SourceMakers.shared.maker(for: spec.scheme) != nil
             return SourceReport(
                 url: url, kind: spec.scheme, reachable: nil, state: made ? "configured" : "not in this program",
                 note: spec.scheme == "modem" ? "modems are listed below" : nil)

@@ -47,7 +47,7 @@ extension LocationCtl {
                 guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
                 return try LocationdClient.printSources(status, json: format == .json)
             }
-            let specs = try sources.map(SourceSpec.parse)
+            let specs = try sources.map { try SourceSpec.parse($0) }
             let selection = try SourceSelection.resolve(
                 commandLine: specs, environment: ProcessInfo.processInfo.environment
             )

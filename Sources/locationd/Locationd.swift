@@ -239,7 +239,7 @@ struct Locationd: AsyncParsableCommand {
             return [try SimulatedLocationSource(scenario: scenario, speed: simulateSpeed, noise: nil, scheduler: scheduler)]
         }
         let selection = try SourceSelection.resolve(
-            commandLine: try sources.map(SourceSpec.parse), environment: environment, probe: { _ in true })
+            commandLine: try sources.map { try SourceSpec.parse($0) }, environment: environment, probe: { _ in true })
         return try selection.specs.flatMap {
             try Self.makeSources($0, scheduler: scheduler, logger: logger, environment: environment)
         }

@@ -22,7 +22,7 @@ import Testing
         #expect(
             try parse("ip:/data/city.mmdb?address=81.2.69.160&refresh=60", environment: environment)
                 == .ip(.init(databasePath: "/data/city.mmdb", address: try ip("81.2.69.160"), refreshInterval: 60)))
-        #expect(try parse("ip://data/city.mmdb") == .ip(.init(databasePath: "/data/city.mmdb")))
+        #expect(try parse("ip:///data/city.mmdb") == .ip(.init(databasePath: "/data/city.mmdb")))
         var wifi = NetworkSourceURL.WiFi()
         #expect(try parse("wifi:") == .wifi(wifi))
         wifi.fallback = .none

@@ -72,23 +72,32 @@ public struct SourceMaker: Sendable {
     }
 }
 
-/// The process's registry of makers for external schemes. Executables and modules above register at start
-/// (`NetworkSourceMakers.register()`, `ModemSourceMakers.register()`); registering a scheme again replaces it.
-public enum SourceMakers {
-    private static let makers = Mutex<[String: SourceMaker]>([:])
+/// A registry of makers for external schemes. Executables register theirs in `shared` at start
+/// (`NetworkSourceMakers.register()`, `ModemSourceMakers.register()`); registering a scheme again replaces it. Tests
+/// that must not see the process's registrations use an instance of their own.
+public final class SourceMakers: Sendable {
+    /// The process's registry, used by `SourceSpec.parse`, `SourceFactory` and `SourceSelection` by default.
+    public static let shared = SourceMakers()
 
-    public static func register(_ maker: SourceMaker) {
+    private let makers = Mutex<[String: SourceMaker]>([:])
+
+    public init() {}
+
+    public func register(_ maker: SourceMaker) {
         makers.withLock { makers in
             for scheme in maker.schemes { makers[scheme] = maker }
         }
     }
 
-    public static func maker(for scheme: String) -> SourceMaker? {
+    /// Registers in `shared`.
+    public static func register(_ maker: SourceMaker) { shared.register(maker) }
+
+    public func maker(for scheme: String) -> SourceMaker? {
         makers.withLock { $0[scheme] }
     }
 
     /// The sources for `spec`, through its registered maker.
-    public static func make(_ spec: ExternalSourceSpec, context: SourceMakingContext) throws -> [any LocationSource] {
+    public func make(_ spec: ExternalSourceSpec, context: SourceMakingContext) throws -> [any LocationSource] {
         guard let maker = maker(for: spec.scheme) else {
             throw SourceConfigurationError(
                 .notAvailable,

@@ -7,10 +7,10 @@ public enum SourceFactory {
     /// cell). External kinds are made by their registered `SourceMaker` (docs/decisions/0038).
     public static func makeSources(
         _ spec: SourceSpec, environment: [String: String] = ProcessInfo.processInfo.environment,
-        scheduler: any Scheduler, logger: Logger
+        scheduler: any Scheduler, logger: Logger, makers: SourceMakers = .shared
     ) throws -> [any LocationSource] {
         if case .external(let external) = spec {
-            return try SourceMakers.make(
+            return try makers.make(
                 external, context: SourceMakingContext(environment: environment, scheduler: scheduler, logger: logger))
         }
         return [try makeSource(spec, scheduler: scheduler, logger: logger)]
@@ -35,7 +35,7 @@ public enum SourceFactory {
             return IIOBarometerSource(
                 sensor: sensor, interval: barometer.interval, venue: barometer.venue, scheduler: scheduler, logger: logger)
         case .external(let external):
-            let made = try SourceMakers.make(
+            let made = try SourceMakers.shared.make(
                 external,
                 context: SourceMakingContext(
                     environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger))

@@ -53,11 +53,13 @@ public struct SourceSelection: Sendable {
 
     /// The sources, made; a spec that cannot be made is logged and left out.
     public func makeSources(
-        environment: [String: String] = ProcessInfo.processInfo.environment, scheduler: any Scheduler, logger: Logger
+        environment: [String: String] = ProcessInfo.processInfo.environment, scheduler: any Scheduler, logger: Logger,
+        makers: SourceMakers = .shared
     ) -> [any LocationSource] {
         specs.flatMap { spec -> [any LocationSource] in
             do {
-                return try SourceFactory.makeSources(spec, environment: environment, scheduler: scheduler, logger: logger)
+                return try SourceFactory.makeSources(
+                    spec, environment: environment, scheduler: scheduler, logger: logger, makers: makers)
             } catch {
                 logger.error("Location source is not usable", metadata: ["source": "\(spec)", "error": "\(error)"])
                 return []

@@ -32,8 +32,9 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Parses a source URL (surrounding blanks ignored).
-    public static func parse(_ text: String) throws -> SourceSpec {
+    /// Parses a source URL (surrounding blanks ignored). An external kind is checked by its maker in `makers`, when
+    /// one is registered there.
+    public static func parse(_ text: String, makers: SourceMakers = .shared) throws -> SourceSpec {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "stdin" || text == "-" { return .nmea(.stdin) }
         if let rest = text.strip(prefix: "gpsd://") {
@@ -88,7 +89,7 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             case let scheme = text[..<colon].lowercased(), ExternalSourceSpec.knownSchemes.contains(scheme)
         {
             let external = ExternalSourceSpec(scheme: scheme, rest: String(text[text.index(after: colon)...]))
-            try SourceMakers.maker(for: scheme)?.validate(external)
+            try makers.maker(for: scheme)?.validate(external)
             return .external(external)
         }
         if let scheme = text.range(of: ":")?.lowerBound, text[..<scheme].allSatisfy({ $0.isLetter }) {

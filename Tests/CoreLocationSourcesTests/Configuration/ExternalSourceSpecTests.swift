@@ -36,10 +36,12 @@ import Testing
     }
 
     @Test func aSchemeWithoutAMakerIsNotAvailableInThisProgram() throws {
-        // Nothing in this test process registers wifi: (CoreLocationNetwork does, in locationd and locationctl).
-        let spec = try SourceSpec.parse("wifi:")
+        // An empty registry (the process's own may hold CoreLocationNetwork's makers: one test process runs every
+        // suite).
+        let empty = SourceMakers()
+        let spec = try SourceSpec.parse("wifi:", makers: empty)
         do {
-            _ = try SourceFactory.makeSources(spec, scheduler: ManualScheduler(), logger: Logger(label: "t"))
+            _ = try SourceFactory.makeSources(spec, scheduler: ManualScheduler(), logger: Logger(label: "t"), makers: empty)
             Issue.record("made a wifi: source without a maker")
         } catch let error as SourceConfigurationError {
             #expect(error.code == .notAvailable)
@@ -47,13 +49,13 @@ import Testing
         }
         // A configuration naming it still parses, and making the selection leaves it out (logged).
         let selection = SourceSelection(specs: [spec, .nmea(.stdin)], origin: .commandLine)
-        let made = selection.makeSources(scheduler: ManualScheduler(), logger: Logger(label: "t"))
+        let made = selection.makeSources(scheduler: ManualScheduler(), logger: Logger(label: "t"), makers: empty)
         #expect(made.map(\.descriptor.kind) == ["nmea"])
     }
 
     @Test func aRegisteredMakerValidatesAtParseAndMakesEverySource() throws {
-        // geoclue: is used by no other test of this process.
-        SourceMakers.register(
+        let makers = SourceMakers()
+        makers.register(
             SourceMaker(
                 schemes: ["geoclue"],
                 validate: { spec in
@@ -66,15 +68,12 @@ import Testing
                         StubSource(id: spec.description + "#b", scheduler: context.scheduler),
                     ]
                 }))
-        #expect(throws: SourceConfigurationError.self) { try SourceSpec.parse("geoclue:bad") }
-        #expect(throws: SourceConfigurationError.self) { try SourcesConfigFile.parse("gpsd://\ngeoclue:bad\n") }
+        #expect(throws: SourceConfigurationError.self) { try SourceSpec.parse("geoclue:bad", makers: makers) }
+        #expect(throws: Never.self) { try SourceSpec.parse("geoclue:bad", makers: SourceMakers()) }
         let made = try SourceFactory.makeSources(
-            SourceSpec.parse("geoclue:"), environment: ["X": "1"], scheduler: ManualScheduler(), logger: Logger(label: "t"))
+            SourceSpec.parse("geoclue:", makers: makers), environment: ["X": "1"], scheduler: ManualScheduler(),
+            logger: Logger(label: "t"), makers: makers)
         #expect(made.map(\.descriptor.id.rawValue) == ["geoclue:#a", "geoclue:#b"])
-        // One spec, two sources: makeSource (singular) refuses rather than dropping one.
-        #expect(throws: SourceConfigurationError.self) {
-            try SourceFactory.makeSource(SourceSpec.parse("geoclue:"), scheduler: ManualScheduler(), logger: Logger(label: "t"))
-        }
     }
 }
 
