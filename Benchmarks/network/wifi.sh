@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Wi-Fi positioning end to end: fix error against the stand-in's truth and time from scan to fix, ours (locationctl,
 # release build of the root package) and, with --geoclue, GeoClue 2 against the same stand-in and the same scans.
-# Usage: Benchmarks/network/wifi.sh [--points 40] [--geoclue]
+# Usage: Benchmarks/network/wifi.sh [--points 20] [--geoclue]
 # Needs: dbus-daemon, python3-dbusmock (/usr/bin/python3), and for --geoclue geoclue-2.0.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -14,7 +14,7 @@ last change to the fix line on locationctl's standard output whose position is t
 scan. GeoClue (the peer, when --geoclue and geoclue-2.0 are installed): the same scans through a wpa_supplicant mock
 (geoclue reads wpa_supplicant, not NetworkManager), timed from the ScanDone signal to LocationUpdated.
 
-Usage: bench.py BIN_DIR [--points 40] [--out result.json] [--geoclue]
+Usage: bench.py BIN_DIR [--points 20] [--out result.json] [--geoclue]
 """
 import argparse
 import json
@@ -59,7 +59,11 @@ def make_city(points):
         aps[mac] = (lat, lon)
     rng = random.Random(15)
     truths = []
+    attempts = 0
     while len(truths) < points:
+        attempts += 1
+        if attempts > 100_000:
+            raise SystemExit(f"only {len(truths)} truth points 400 m apart fit in the city; ask for fewer --points")
         truth = offset(*CENTER, rng.uniform(-1300, 1300), rng.uniform(-1300, 1300))
         if any(distance(truth, t) < 400 for t, _ in truths):
             continue
@@ -227,7 +231,7 @@ def summary(rows):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin_dir")
-    parser.add_argument("--points", type=int, default=40)
+    parser.add_argument("--points", type=int, default=20)
     parser.add_argument("--out")
     parser.add_argument("--geoclue", action="store_true")
     parser.add_argument("--no-ours", action="store_true", help="only the peer (to check its set-up)")
