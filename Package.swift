@@ -171,8 +171,10 @@ let package = Package(
             name: "locationd",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",
+                "CoreLocationNetwork",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "NIOCore", package: "swift-nio"),

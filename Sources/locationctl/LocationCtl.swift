@@ -1,4 +1,6 @@
 import ArgumentParser
+import CoreLocationCellular
+import CoreLocationNetwork
 import CoreLocation
 
 @main
@@ -28,6 +30,9 @@ struct LocationCtl: AsyncParsableCommand {
 
     static func main() async {
         LogSetup.bootstrap()
+        // ip:, wifi:, modem: source URLs (docs/decisions/0038).
+        NetworkSourceMakers.register()
+        ModemSourceMakers.register()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -23,7 +23,8 @@ struct SourceOptions: ParsableArguments {
         help: ArgumentHelp(
             """
             A real source, repeatable: gpsd://host:port, nmea:/path/file.nmea, serial:/dev/ttyUSB0?baud=9600, \
-            tcp://host:port or stdin. Default: sources.conf, else gpsd on localhost.
+            tcp://host:port, stdin, ip: (ip:/path/db.mmdb?address=A), wifi:, modem:. Default: sources.conf, else \
+            gpsd on localhost.
             """,
             valueName: "url"
         )
@@ -60,7 +61,6 @@ struct SourceOptions: ParsableArguments {
 
     func validate() throws {
         for text in sources {
-            if ModemSourceURL(text) != nil { continue }
             let spec: SourceSpec
             do {
                 spec = try SourceSpec.parse(text)
@@ -122,14 +122,9 @@ struct SourceOptions: ParsableArguments {
         } else if !self.sources.isEmpty {
             // A source named on the command line that cannot be made is an error, not a silent skip.
             for text in self.sources {
-                if let modem = ModemSourceURL(text) {  // modem:, modem:gnss, modem:cell (ModemManager, decision 0035)
-                    sources += try modem.makeSources(
-                        environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
-                    continue
-                }
                 var spec = try SourceSpec.parse(text)
                 if timeline != nil, case .nmea(.file(let path, _)) = spec { spec = .nmea(.file(path: path, pace: .realTime)) }
-                sources.append(try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger))
+                sources += try SourceFactory.makeSources(spec, scheduler: scheduler, logger: logger)
             }
         } else if throughDaemon,
             let daemon = LocationRuntime.daemonClient(
@@ -142,9 +137,12 @@ struct SourceOptions: ParsableArguments {
             sources = LocationRuntime.environmentSources(
                 environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
             )
-            // IP (when a database is installed) and Wi-Fi (when turned on): kilometre answers without a receiver.
-            sources += NetworkSources.make(
-                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
+            // IP (when a database is installed) and Wi-Fi (when turned on): kilometre answers without a receiver,
+            // unless sources.conf names its own ip:/wifi: sources.
+            if !sources.contains(where: { ["ip", "wifi"].contains($0.descriptor.kind) }) {
+                sources += NetworkSources.make(
+                    environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
+            }
         }
         var configuration = LocationEngine.Configuration()
         if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }
@@ -166,7 +164,6 @@ struct SourceOptions: ParsableArguments {
         case .fixed: return nil
         case nil: break
         }
-        if sources.contains(where: { ModemSourceURL($0) != nil }) { return nil }
         let specs = try sources.map { try SourceSpec.parse($0) }
         var paces: [NMEAInput.ReplayPace] = []
         for spec in specs {

@@ -36,7 +36,7 @@ extension LocationCtl {
         func validate() throws {
             guard wait >= 0, wait <= 60 else { throw ValidationError("--wait must be between 0 and 60 seconds") }
             guard format == .text || format == .json else { throw ValidationError("sources prints text or json") }
-            for text in sources where ModemSourceURL(text) == nil {
+            for text in sources {
                 do { _ = try SourceSpec.parse(text) } catch { throw ValidationError("--source \(error)") }
             }
         }
@@ -47,7 +47,7 @@ extension LocationCtl {
                 guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
                 return try LocationdClient.printSources(status, json: format == .json)
             }
-            let specs = try sources.filter { ModemSourceURL($0) == nil }.map(SourceSpec.parse)
+            let specs = try sources.map { try SourceSpec.parse($0) }
             let selection = try SourceSelection.resolve(
                 commandLine: specs, environment: ProcessInfo.processInfo.environment
             )
@@ -55,8 +55,13 @@ extension LocationCtl {
             for spec in selection.specs {
                 reports.append(await SourceReport.inspect(spec, wait: wait))
             }
-            // With no --source, the network sources the in-process runtime adds (IP, Wi-Fi) are listed too.
-            let network = sources.isEmpty ? NetworkSourceRows.inspect(environment: ProcessInfo.processInfo.environment) : nil
+            // With no --source and no ip:/wifi: configured, the network sources the in-process runtime adds are
+            // listed too.
+            let namesNetwork = selection.specs.contains {
+                if case .external(let external) = $0 { ["ip", "wifi"].contains(external.scheme) } else { false }
+            }
+            let network = sources.isEmpty && !namesNetwork
+                ? NetworkSourceRows.inspect(environment: ProcessInfo.processInfo.environment) : nil
             // Modems known to ModemManager (none listed when it is not running).
             let modems = await ModemSourceRows.inspect(environment: ProcessInfo.processInfo.environment)
             let origin: String
@@ -122,6 +127,8 @@ struct SourceReport: Encodable {
     var lastFix: LastFix?
     /// A barometer's reading now, hectopascals.
     var pressure: Double?
+    /// A network source's state: ready, unavailable, on, off (not consented)…
+    var state: String?
     var note: String?
 
     static func inspect(_ spec: SourceSpec, wait: Double) async -> SourceReport {
@@ -143,6 +150,8 @@ struct SourceReport: Encodable {
             return SourceReport(url: spec.description, kind: "nmea")
         case .barometer(let barometer):
             return inspectBarometer(barometer, url: spec.description)
+        case .external(let external):
+            return await inspectExternal(external, environment: ProcessInfo.processInfo.environment)
         }
     }
 
@@ -206,6 +215,7 @@ struct SourceReport: Encodable {
             }
         }
         if kind == "barometer" { lines += barometerLines }
+        if kind != "gpsd", kind != "nmea", kind != "barometer" { lines += networkLines }
         if let note { lines.append("  note: \(note)") }
         return lines.joined(separator: "\n")
     }

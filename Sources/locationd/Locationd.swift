@@ -1,7 +1,9 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationCellular
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
+import CoreLocationNetwork
 import CoreLocationSources
 import CoreLocationStorage
 import Foundation
@@ -51,7 +53,9 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("simulate-speed"), help: "Speed of the simulation as a multiple of the recorded pace.")
     var simulateSpeed: Double = 1
 
-    @Option(name: .customLong("source"), help: "A source URL as in sources.conf (gpsd://host:port, nmea:///dev/ttyUSB0…); repeatable.")
+    @Option(
+        name: .customLong("source"),
+        help: "A source URL as in sources.conf (gpsd://host:port, nmea:///dev/ttyUSB0, ip:, wifi:, modem:…); repeatable.")
     var sources: [String] = []
 
     @Option(name: .customLong("region-limit"), help: "Regions each app may monitor.")
@@ -130,6 +134,9 @@ struct Locationd: AsyncParsableCommand {
     /// Parses the configuration file under the command line (LocationdConfig), then runs.
     static func main() async {
         let commandLine = Array(CommandLine.arguments.dropFirst())
+        // The daemon hosts the network and modem sources for every app (docs/decisions/0038).
+        NetworkSourceMakers.register()
+        ModemSourceMakers.register()
         do {
             let arguments = try LocationdConfig.effectiveArguments(
                 commandLine: commandLine, environment: ProcessInfo.processInfo.environment, isRoot: getuid() == 0)
@@ -282,23 +289,29 @@ struct Locationd: AsyncParsableCommand {
             return [try SimulatedLocationSource(scenario: scenario, speed: simulateSpeed, noise: nil, scheduler: scheduler)]
         }
         let selection = try SourceSelection.resolve(
-            commandLine: try sources.map(SourceSpec.parse), environment: environment, probe: { _ in true })
-        return try selection.specs.map { try Self.makeSource($0, scheduler: scheduler, logger: logger) }
+            commandLine: try sources.map { try SourceSpec.parse($0) }, environment: environment, probe: { _ in true })
+        return try selection.specs.flatMap {
+            try Self.makeSources($0, scheduler: scheduler, logger: logger, environment: environment)
+        }
     }
 
     /// A daemon's source: receivers that are not there yet are not an error (unlike for a command
     /// line tool): gpsd not started, a serial receiver not plugged in, a TCP feed down are
     /// retried by the source while apps want it, and `locationctl sources` says why it waits.
     /// Without any configuration, gpsd on localhost is always the source, answering or not.
-    static func makeSource(_ spec: SourceSpec, scheduler: any Scheduler, logger: Logger) throws -> any LocationSource {
+    /// `ip:`, `wifi:` and `modem:` sources likewise: a missing IP database, no NetworkManager or ModemManager
+    /// yet make a source that reports `unavailable` until they are there.
+    static func makeSources(
+        _ spec: SourceSpec, scheduler: any Scheduler, logger: Logger, environment: [String: String]
+    ) throws -> [any LocationSource] {
         switch spec {
         case .nmea(.serial), .nmea(.tcp):
             guard case let .nmea(input) = spec else { break }
-            return NMEAStreamSource(input: input, scheduler: scheduler, logger: logger)
+            return [NMEAStreamSource(input: input, scheduler: scheduler, logger: logger)]
         default:
             break
         }
-        return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
+        return try SourceFactory.makeSources(spec, environment: environment, scheduler: scheduler, logger: logger)
     }
 
     /// Opens the database as `LocationDatabase` does (a corrupt file is moved aside, never lost

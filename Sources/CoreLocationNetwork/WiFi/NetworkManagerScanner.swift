@@ -7,6 +7,7 @@ import Logging
 public struct NetworkManagerScanner: Sendable {
     public static let service = "org.freedesktop.NetworkManager"
     static let managerPath = "/org/freedesktop/NetworkManager"
+    static let devicesPath = "/org/freedesktop/NetworkManager/Devices"
     static let deviceInterface = "org.freedesktop.NetworkManager.Device"
     static let wirelessInterface = "org.freedesktop.NetworkManager.Device.Wireless"
     static let accessPointInterface = "org.freedesktop.NetworkManager.AccessPoint"
@@ -49,6 +50,32 @@ public struct NetworkManagerScanner: Sendable {
                 }
             }
             return accessPoints
+        } catch let error as DBusCallError {
+            throw NetworkSourceError(.busFailed, "NetworkManager: \(error)", underlying: error)
+        }
+    }
+
+    /// Calls `handler` (on the D-Bus loop thread) when a Wi-Fi device's access points change: `AccessPointAdded`,
+    /// `AccessPointRemoved`, or its `LastScan` property (a scan finished). NetworkManager emits them as its
+    /// periodic scans find networks, so a source need not wait for its next interval.
+    public func watchChanges(_ handler: @escaping @Sendable () -> Void) async throws -> [DBusSubscription] {
+        do {
+            var subscriptions: [DBusSubscription] = []
+            for member in ["AccessPointAdded", "AccessPointRemoved"] {
+                subscriptions.append(
+                    try await client.subscribe(
+                        DBusMatchRule(
+                            sender: Self.service, interface: Self.wirelessInterface, member: member,
+                            pathNamespace: Self.devicesPath)
+                    ) { _ in handler() })
+            }
+            subscriptions.append(
+                try await client.watchProperties(
+                    sender: Self.service, interface: Self.wirelessInterface, pathNamespace: Self.devicesPath
+                ) { _, changed, _ in
+                    if changed["LastScan"] != nil { handler() }
+                })
+            return subscriptions
         } catch let error as DBusCallError {
             throw NetworkSourceError(.busFailed, "NetworkManager: \(error)", underlying: error)
         }

@@ -8,6 +8,25 @@ import Glibc
 /// Anything that lists nearby access points.
 public protocol WiFiScanner: Sendable {
     func scan() async throws -> [WiFiAccessPoint]
+    /// Calls `handler` whenever the scan results change (an access point appeared or went, a new scan finished);
+    /// nil when this scanner cannot tell, and the source reads it at its interval only. The watch lasts until
+    /// cancelled or released.
+    func watchChanges(_ handler: @escaping @Sendable () -> Void) async -> WiFiScanWatch?
+}
+
+extension WiFiScanner {
+    public func watchChanges(_ handler: @escaping @Sendable () -> Void) async -> WiFiScanWatch? { nil }
+}
+
+/// A running watch of scan results (`WiFiScanner.watchChanges`).
+public final class WiFiScanWatch: Sendable {
+    private let subscriptions: [DBusSubscription]
+
+    public init(_ subscriptions: [DBusSubscription]) { self.subscriptions = subscriptions }
+
+    public func cancel() {
+        for subscription in subscriptions { subscription.cancel() }
+    }
 }
 
 /// NetworkManager on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` honoured), connected on first use and again
@@ -19,9 +38,23 @@ public final class SystemNetworkManagerScanner: WiFiScanner {
     public init(bus: DBusClient.Bus = .system) { self.bus = bus }
 
     public func scan() async throws -> [WiFiAccessPoint] {
-        let connection: DBusClient
+        try await NetworkManagerScanner(client: connection()).scan(bootSeconds: Self.bootSeconds())
+    }
+
+    /// NetworkManager's AccessPointAdded/AccessPointRemoved and LastScan changes (`NetworkManagerScanner.watchChanges`);
+    /// nil when the bus cannot be reached (the source then tries again at its next attempt). The match rules name
+    /// NetworkManager by its well-known name, so a restarted NetworkManager is followed; a bus that went away is
+    /// not (the watch is made again on the next attempt after the source restarts).
+    public func watchChanges(_ handler: @escaping @Sendable () -> Void) async -> WiFiScanWatch? {
+        guard let connection = try? connection(),
+            let subscriptions = try? await NetworkManagerScanner(client: connection).watchChanges(handler)
+        else { return nil }
+        return WiFiScanWatch(subscriptions)
+    }
+
+    private func connection() throws -> DBusClient {
         do {
-            connection = try client.withLock { client in
+            return try client.withLock { client in
                 if let existing = client, existing.isConnected { return existing }
                 let made = try DBusClient(bus: bus)
                 client = made
@@ -30,7 +63,6 @@ public final class SystemNetworkManagerScanner: WiFiScanner {
         } catch {
             throw NetworkSourceError(.busFailed, "the system bus: \(error)")
         }
-        return try await NetworkManagerScanner(client: connection).scan(bootSeconds: Self.bootSeconds())
     }
 
     /// CLOCK_BOOTTIME, seconds: NetworkManager's `LastSeen` clock.

@@ -52,13 +52,17 @@ public struct SourceSelection: Sendable {
     }
 
     /// The sources, made; a spec that cannot be made is logged and left out.
-    public func makeSources(scheduler: any Scheduler, logger: Logger) -> [any LocationSource] {
-        specs.compactMap { spec in
+    public func makeSources(
+        environment: [String: String] = ProcessInfo.processInfo.environment, scheduler: any Scheduler, logger: Logger,
+        makers: SourceMakers = .shared
+    ) -> [any LocationSource] {
+        specs.flatMap { spec -> [any LocationSource] in
             do {
-                return try SourceFactory.makeSource(spec, scheduler: scheduler, logger: logger)
+                return try SourceFactory.makeSources(
+                    spec, environment: environment, scheduler: scheduler, logger: logger, makers: makers)
             } catch {
                 logger.error("Location source is not usable", metadata: ["source": "\(spec)", "error": "\(error)"])
-                return nil
+                return []
             }
         }
     }

@@ -11,21 +11,30 @@ import Foundation
 /// | `tcp://host:port`                | an NMEA stream over TCP (phone apps, gpsfeed)     |
 /// | `stdin`, `-`                     | NMEA on standard input                            |
 /// | `barometer:`, `iio-pressure:`    | an IIO pressure sensor, for altitude and floors (`BarometerSpec`) |
+/// | `ip:`, `ip:/path/db.mmdb?address=…` | offline IP geolocation (CoreLocationNetwork; `ip:` = the default database) |
+/// | `wifi:`                          | Wi-Fi positioning (NetworkManager + a geolocate service, with consent) |
+/// | `geoclue:`                       | GeoClue2 over D-Bus                               |
+/// | `modem:`, `modem:gnss`, `modem:cell` | ModemManager (CoreLocationCellular)           |
+///
+/// The last four are `ExternalSourceSpec`s: made by the module that registered them (docs/decisions/0038).
 public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
     case gpsd(GPSDEndpoint)
     case nmea(NMEAInput)
     case barometer(BarometerSpec)
+    case external(ExternalSourceSpec)
 
     public var description: String {
         switch self {
         case .gpsd(let endpoint): endpoint.description
         case .nmea(let input): input.description
         case .barometer(let barometer): barometer.description
+        case .external(let external): external.description
         }
     }
 
-    /// Parses a source URL (surrounding blanks ignored).
-    public static func parse(_ text: String) throws -> SourceSpec {
+    /// Parses a source URL (surrounding blanks ignored). An external kind is checked by its maker in `makers`, when
+    /// one is registered there.
+    public static func parse(_ text: String, makers: SourceMakers = .shared) throws -> SourceSpec {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "stdin" || text == "-" { return .nmea(.stdin) }
         if let rest = text.strip(prefix: "gpsd://") {
@@ -76,10 +85,17 @@ public enum SourceSpec: Hashable, Sendable, CustomStringConvertible {
             }
             return .nmea(.serial(path: path, baud: baud))
         }
+        if let colon = text.firstIndex(of: ":"),
+            case let scheme = text[..<colon].lowercased(), ExternalSourceSpec.knownSchemes.contains(scheme)
+        {
+            let external = ExternalSourceSpec(scheme: scheme, rest: String(text[text.index(after: colon)...]))
+            try makers.maker(for: scheme)?.validate(external)
+            return .external(external)
+        }
         if let scheme = text.range(of: ":")?.lowerBound, text[..<scheme].allSatisfy({ $0.isLetter }) {
             throw SourceConfigurationError(
                 .unsupportedScheme,
-                "\(text): unknown kind of source '\(text[..<scheme])' (use gpsd://, nmea:, serial:, tcp://, barometer: or stdin)"
+                "\(text): unknown kind of source '\(text[..<scheme])' (use gpsd://, nmea:, serial:, tcp://, barometer:, ip:, wifi:, geoclue:, modem: or stdin)"
             )
         }
         throw SourceConfigurationError(
