@@ -12,13 +12,13 @@ import Testing
     /// Polls `body` (a tool run) until `predicate` holds, at most `timeout` seconds, without blocking a pool thread
     /// between attempts.
     func poll(
-        timeout: Double = 20, _ body: () throws -> (status: Int32, stdout: String, stderr: String),
+        timeout: Double = 20, _ body: () async throws -> (status: Int32, stdout: String, stderr: String),
         until predicate: (String) -> Bool
     ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try body().stdout
+            last = try await body().stdout
             if predicate(last) { return last }
             try await Task.sleep(for: .milliseconds(200))
         }
@@ -33,16 +33,16 @@ import Testing
             "CORELOCATION_SOURCES_CONF": conf, "CORELOCATION_IP_DATABASE": Self.cityDatabase,
             "CORELOCATION_NETWORK_SETTINGS": harness.directory + "/network.json",
         ]
-        try harness.start([], extra: extra)
+        try await harness.start([], extra: extra)
 
         // Listed before anything powers it.
-        let idle = try harness.run("locationctl", ["sources"])
+        let idle = try await harness.run("locationctl", ["sources"])
         #expect(idle.stdout.contains("ip:?address=81.2.69.160  ip  off"), "\(idle)\n\(harness.logText)")
 
-        let allow = try harness.run("locationctl", ["authorize", "locationctl", "when-in-use"])
+        let allow = try await harness.run("locationctl", ["authorize", "locationctl", "when-in-use"])
         #expect(allow.status == 0, "\(allow)")
         // locationctl with no --source goes through the daemon; no IP variables in its own environment.
-        let locate = try harness.run("locationctl", ["locate", "--accuracy", "3km", "--format", "json"])
+        let locate = try await harness.run("locationctl", ["locate", "--accuracy", "3km", "--format", "json"])
         #expect(locate.status == 0, "\(locate)\n\(harness.logText)")
         let line = try #require(locate.stdout.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -54,7 +54,7 @@ import Testing
         // A CLLocationManager app (default accuracy: best) gets the same fix: with no receiver the engine powers the
         // best source there is.
         let bundle = "org.example.network"
-        #expect(try harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
+        await #expect(try harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
         let plist = try harness.infoPlist(bundle: bundle)
         let app = try RunningApp(harness, ["updates", "--seconds", "30"], extra: ["CORELOCATION_INFO_PLIST": plist])
         var got = false
@@ -64,7 +64,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(got, "\(app.lines.withLock { $0 })\n\(harness.logText)")
-        let receiving = try await poll({ try harness.run("locationctl", ["sources"]) }) {
+        let receiving = try await poll({ try await harness.run("locationctl", ["sources"]) }) {
             $0.contains("ip:?address=81.2.69.160  ip  powered") && $0.contains("receiving")
         }
         #expect(receiving.contains("ip  powered") && receiving.contains("receiving"), "\(receiving)")
@@ -74,12 +74,12 @@ import Testing
     @Test func aMissingDatabaseIsListedUnavailableWithItsReason() async throws {
         let harness = try DaemonHarness()
         let missing = harness.directory + "/not-installed.mmdb"
-        try harness.start(["--source", "ip:\(missing)?address=81.2.69.160"])
+        try await harness.start(["--source", "ip:\(missing)?address=81.2.69.160"])
         let bundle = "org.example.nodb"
-        #expect(try harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
+        await #expect(try harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
         let plist = try harness.infoPlist(bundle: bundle)
         let app = try RunningApp(harness, ["updates", "--seconds", "30"], extra: ["CORELOCATION_INFO_PLIST": plist])
-        let listed = try await poll({ try harness.run("locationctl", ["sources"]) }) { $0.contains("unavailable") }
+        let listed = try await poll({ try await harness.run("locationctl", ["sources"]) }) { $0.contains("unavailable") }
         #expect(listed.contains("unavailable") && listed.contains("no such IP database"), "\(listed)\n\(harness.logText)")
         app.process.terminate()
     }
