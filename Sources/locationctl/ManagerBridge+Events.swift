@@ -59,6 +59,9 @@ extension ManagerBridge {
     /// The iterator handed `event` to the consumer.
     fileprivate func handedOut(_ event: Event) {
         backlog.subtract(1, ordering: .relaxed)
-        if case .locations = event, let flow = flow.withLock({ $0 }) { flow.done() }
+        if case .locations = event, let flow = flow.withLock({ $0 }) {
+            flow.done()
+            finishIfDone()
+        }
     }
 }

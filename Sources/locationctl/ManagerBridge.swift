@@ -30,6 +30,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     private let wakeUp: AsyncStream<Void>.Continuation
     /// Counts `.locations` events from their delegate call until the consumer takes them.
     let flow = Mutex<DeliveryFlow?>(nil)
+    /// The flow of a source that finished, until its deliveries are all taken.
+    private let finishing = Mutex<DeliveryFlow?>(nil)
 
     override init() {
         (wakeUps, wakeUp) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -45,8 +47,28 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     }
 
     /// Ends the stream after the events already on the main queue (a replay that finished).
+    ///
+    /// With `countDeliveries(in:)`, the count reaches 0 only when the consumer has taken every
+    /// location, so `.sourceFinished` is queued then, by whichever comes last: this call or the
+    /// consumer taking the last counted event (`finishIfDone`). Waiting by re-posting a block to the
+    /// main queue (`afterDeliveries`) would starve the consumer it waits for: blocks that keep
+    /// re-posting themselves to the main queue keep the main actor's jobs from running.
     func sourceFinished(after flow: DeliveryFlow) {
-        Self.afterDeliveries(flow) { [self] in yield(.sourceFinished) }
+        guard self.flow.withLock({ $0 }) === flow else {
+            return Self.afterDeliveries(flow) { [self] in yield(.sourceFinished) }
+        }
+        finishing.withLock { $0 = flow }
+        finishIfDone()
+    }
+
+    /// Queues `.sourceFinished` once a finished source's counted deliveries are all taken.
+    func finishIfDone() {
+        let done = finishing.withLock { pending -> Bool in
+            guard let flow = pending, flow.inFlight == 0 else { return false }
+            pending = nil
+            return true
+        }
+        if done { yield(.sourceFinished) }
     }
 
     private let lastProblem = Mutex<String?>(nil)
