@@ -72,7 +72,7 @@ extension LocationCtl {
             // A compass is live: it ticks on the real clock even while a route replays on its own timeline.
             let clock: any Scheduler = runtime.scheduler is ReplayScheduler ? DispatchScheduler() : runtime.scheduler
             let headingSource: (any HeadingSource)?
-            let scenario = try source.simulate.map { try SimulationScenario.parse($0, streamingFiles: true) }
+            let scenario = try source.simulate.map { try SourceOptions.scenario($0) }
             if rotate == nil, let scenario, scenario.isRoute {
                 // A simulated route: the compass follows its course (true heading = course).
                 let course = CourseHeadingSource()

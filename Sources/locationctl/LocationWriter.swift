@@ -6,11 +6,19 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, geojson, gpx, csv
 }
 
-/// Writes locations to standard output in one of the formats, streaming: every location is
-/// written (and flushed) as it arrives; documents that need a closing part get it from `finish()`.
+/// Writes locations to standard output in one of the formats, streaming; documents that need a
+/// closing part get it from `finish()`.
+///
+/// Lines are collected and written by `flush()` (one `write` for many lines), which the caller calls
+/// whenever it has caught up with the locations delivered so far, so a live source's line still
+/// goes out as it arrives while a replay at full speed is not one system call per fix. `finish()`
+/// flushes; so does a buffer over `flushThreshold` bytes.
 struct LocationWriter {
     let format: OutputFormat
     private var count = 0
+    private var buffer: [UInt8] = []
+    /// Buffered bytes that make `emit` write at once.
+    static let flushThreshold = 65_536
 
     init(format: OutputFormat) {
         self.format = format
@@ -33,8 +41,10 @@ struct LocationWriter {
     }
 
     mutating func write(_ location: CLLocation) {
+        defer { count += 1 }
+        if format == .csv { return writeCSV(location) }
         let c = location.coordinate
-        let time = location.timestamp.formatted(Self.timestampFormat)
+        let time = TimestampText.string(location.timestamp)
         switch format {
         case .text:
             var line = "\(time)  \(signed(c.latitude, 6)), \(signed(c.longitude, 6))  ±\(number(location.horizontalAccuracy, 0)) m"
@@ -54,17 +64,25 @@ struct LocationWriter {
             if location.verticalAccuracy >= 0 { point += "<ele>\(location.altitude)</ele>" }
             point += "<time>\(time)</time></trkpt>"
             emit(point)
-        case .csv:
-            let simulated = location.sourceInformation?.isSimulatedBySoftware == true
-            emit(
-                [
-                    time, "\(c.latitude)", "\(c.longitude)", "\(location.altitude)", "\(location.ellipsoidalAltitude)",
-                    "\(location.horizontalAccuracy)", "\(location.verticalAccuracy)", "\(location.speed)",
-                    "\(location.speedAccuracy)", "\(location.course)", "\(location.courseAccuracy)", "\(simulated)",
-                ].joined(separator: ",")
-            )
+        case .csv: break
         }
-        count += 1
+    }
+
+    /// A CSV row, straight into the buffer: the same text as joining each value's description.
+    private mutating func writeCSV(_ location: CLLocation) {
+        TimestampText.append(location.timestamp, to: &buffer)
+        let values = [
+            location.coordinate.latitude, location.coordinate.longitude, location.altitude,
+            location.ellipsoidalAltitude, location.horizontalAccuracy, location.verticalAccuracy, location.speed,
+            location.speedAccuracy, location.course, location.courseAccuracy,
+        ]
+        for value in values {
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(contentsOf: value.description.utf8)
+        }
+        let simulated = location.sourceInformation?.isSimulatedBySoftware == true
+        buffer.append(contentsOf: simulated ? ",true\n".utf8 : ",false\n".utf8)
+        if buffer.count >= Self.flushThreshold { flush() }
     }
 
     mutating func finish() {
@@ -73,6 +91,14 @@ struct LocationWriter {
         case .gpx: emit("</trkseg></trk></gpx>")
         case .text, .json, .csv: break
         }
+        flush()
+    }
+
+    /// Writes the lines collected so far to standard output.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
     }
 
     private func json(_ location: CLLocation, time: String) -> String {
@@ -95,8 +121,10 @@ struct LocationWriter {
         return "{" + fields.joined(separator: ",") + "}"
     }
 
-    private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    private mutating func emit(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.flushThreshold { flush() }
     }
 
     private func signed(_ value: Double, _ decimals: Int) -> String {

@@ -3,7 +3,7 @@ import CoreLocationSources
 import Foundation
 import Synchronization
 
-/// Turns a `CLLocationManager`'s delegate calls into an async stream for the commands, which
+/// Turns a `CLLocationManager`'s delegate calls into an async sequence for the commands, which
 /// run on the main actor: delegate calls arrive through the main queue, which the main actor drains.
 final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     enum Event {
@@ -17,21 +17,72 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         case sourceProblem(String)
     }
 
-    let events: AsyncStream<Event>
-    private let continuation: AsyncStream<Event>.Continuation
+    /// The delegate's calls, in order (see `Events`).
+    var events: Events { Events(bridge: self) }
+
+    /// Events delivered and not yet handed to the consumer, and whether a consumer sleeps on
+    /// `wakeUps` for more.
+    let queue = Mutex<[Event]>([])
+    /// Events queued or held by the iterator and not yet handed out.
+    let backlog = Atomic<Int>(0)
+    /// A token whenever events were queued: wakes the iterator (the newest token only; one is enough).
+    let wakeUps: AsyncStream<Void>
+    private let wakeUp: AsyncStream<Void>.Continuation
+    /// Counts `.locations` events from their delegate call until the consumer takes them.
+    let flow = Mutex<DeliveryFlow?>(nil)
+    /// The flow of a source that finished, until its deliveries are all taken.
+    private let finishing = Mutex<DeliveryFlow?>(nil)
 
     override init() {
-        (events, continuation) = AsyncStream<Event>.makeStream()
+        (wakeUps, wakeUp) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         super.init()
     }
 
+    /// Makes `flow` (the runtime's backpressure) count each delivery of locations until the command
+    /// has taken it from `events`, not only until the delegate call ran: the call only queues it
+    /// here, and a replay must wait for the loop that prints (`track`), or the queue grows with the
+    /// recording. Only for a consumer that keeps taking events until the source finishes.
+    func countDeliveries(in flow: DeliveryFlow) {
+        self.flow.withLock { $0 = flow }
+    }
+
     /// Ends the stream after the events already on the main queue (a replay that finished).
+    ///
+    /// With `countDeliveries(in:)`, the count reaches 0 only when the consumer has taken every
+    /// location, so `.sourceFinished` is queued then, by whichever comes last: this call or the
+    /// consumer taking the last counted event (`finishIfDone`). Waiting by re-posting a block to the
+    /// main queue (`afterDeliveries`) would starve the consumer it waits for: blocks that keep
+    /// re-posting themselves to the main queue keep the main actor's jobs from running.
     func sourceFinished(after flow: DeliveryFlow) {
-        let continuation = self.continuation
-        Self.afterDeliveries(flow) { continuation.yield(.sourceFinished) }
+        guard self.flow.withLock({ $0 }) === flow else {
+            return Self.afterDeliveries(flow) { [self] in yield(.sourceFinished) }
+        }
+        finishing.withLock { $0 = flow }
+        finishIfDone()
+    }
+
+    /// Queues `.sourceFinished` once a finished source's counted deliveries are all taken.
+    func finishIfDone() {
+        let done = finishing.withLock { pending -> Bool in
+            guard let flow = pending, flow.inFlight == 0 else { return false }
+            pending = nil
+            return true
+        }
+        if done { yield(.sourceFinished) }
     }
 
     private let lastProblem = Mutex<String?>(nil)
+
+    private func yield(_ event: Event) {
+        if case .locations = event, let flow = flow.withLock({ $0 }) { flow.sent() }
+        backlog.add(1, ordering: .relaxed)
+        queue.withLock { $0.append(event) }
+        wakeUp.yield()
+    }
+
+    /// True when every event delivered so far has been handed to the consumer (the moment for
+    /// `track` to write out the lines it buffered).
+    var isCaughtUp: Bool { backlog.load(ordering: .relaxed) <= 0 }
 
     /// Runs `body` on the main queue once no counted delivery is queued: delegate calls go out in
     /// batches, so the end of a replay must wait for the batches still on their way.
@@ -48,27 +99,27 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
             defer { last = reason }
             return last != reason
         }
-        if isNew { continuation.yield(.sourceProblem(reason)) }
+        if isNew { yield(.sourceProblem(reason)) }
     }
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
-        continuation.yield(.authorization(manager.authorizationStatus))
+        yield(.authorization(manager.authorizationStatus))
     }
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-        continuation.yield(.locations(locations))
+        yield(.locations(locations))
     }
 
     func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {
-        continuation.yield(.paused(true))
+        yield(.paused(true))
     }
 
     func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {
-        continuation.yield(.paused(false))
+        yield(.paused(false))
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
-        continuation.yield(.failure(error as? CLError ?? CLError(.locationUnknown)))
+        yield(.failure(error as? CLError ?? CLError(.locationUnknown)))
     }
 }
 

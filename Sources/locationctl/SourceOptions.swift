@@ -6,6 +6,7 @@ import Foundation
 import CoreLocationEngine
 import CoreLocationSources
 import Logging
+import Synchronization
 
 /// Where locations come from, shared by the commands that need a source.
 struct SourceOptions: ParsableArguments {
@@ -84,7 +85,7 @@ struct SourceOptions: ParsableArguments {
         }
         if let simulate {
             do {
-                _ = try SimulationScenario.parse(simulate, streamingFiles: true)
+                _ = try Self.scenario(simulate)
             } catch let error as SimulationError
                 where (error.underlying as? GPXError)?.code == .unsupportedEncoding
             {
@@ -97,6 +98,19 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
+    /// `--simulate`'s scenario, made once a process. A GPX file's scenario comes from a pass over the
+    /// whole file (`GPXRouteFile.scan`: every `GPXError` before anything plays); `validate()`,
+    /// `installRuntime` and `heading` all need it, and the file was read once for each (three passes
+    /// with the replay's own, decision 0036; now two).
+    static func scenario(_ text: String) throws -> SimulationScenario {
+        if let known = scenarios.withLock({ $0[text] }) { return known }
+        let scenario = try SimulationScenario.parse(text, streamingFiles: true)
+        scenarios.withLock { $0[text] = scenario }
+        return scenario
+    }
+
+    private static let scenarios = Mutex<[String: SimulationScenario]>([:])
+
     /// Builds this process's location system and installs it for `CLLocationManager`.
     ///
     /// A replay (a `--simulate` route, or NMEA files only) runs on the recording's timeline
@@ -108,7 +122,7 @@ struct SourceOptions: ParsableArguments {
     /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
     func installRuntime(monitoring: Bool = false, throughDaemon: Bool = false) throws -> LocationRuntime {
         let logger = Logger(label: "locationctl")
-        let scenario = try simulate.map { try SimulationScenario.parse($0, streamingFiles: true) }
+        let scenario = try simulate.map { try Self.scenario($0) }
         let timeline = try replayTimeline(scenario)
         let scheduler: any Scheduler = timeline ?? DispatchScheduler()
         var sources: [any LocationSource] = []

@@ -71,6 +71,7 @@ extension LocationCtl {
         mutating func run() async throws {
             var session = try ManagerSession(source: source, accuracy: accuracy)
             let (runtime, bridge, manager) = (session.runtime, session.bridge, session.manager)
+            bridge.countDeliveries(in: runtime.flow)
             runtime.observeSources { id, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
                 // Why a live source has nothing, said first (gpsd down: "connection refused at…").
@@ -88,6 +89,9 @@ extension LocationCtl {
                 if status { printStatus(runtime.status()) }
             }
             loop: for await event in bridge.events {
+                // Lines go out in one write once the events delivered so far are taken (a replay at
+                // full speed: many lines a write; a live source: each line as it comes).
+                defer { if bridge.isCaughtUp { writer.flush() } }
                 switch event {
                 case let .authorization(status):
                     let authorized: Bool
@@ -111,8 +115,10 @@ extension LocationCtl {
                 case let .failure(error):
                     if error.code == .denied, started { writer.finish() }
                     try session.failIfDenied(error)
+                    writer.flush()
                     printError("kCLErrorLocationUnknown: no fix for a while; still trying.")
                 case let .paused(isPaused):
+                    writer.flush()
                     printError(
                         isPaused
                             ? "paused: standing still; the receiver is off but for a look now and then"
@@ -120,6 +126,7 @@ extension LocationCtl {
                 case .sourceFinished:
                     break loop
                 case let .sourceProblem(reason):
+                    writer.flush()
                     printError(reason)
                 }
             }

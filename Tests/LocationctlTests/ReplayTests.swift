@@ -83,9 +83,14 @@ import Testing
     }
 
     /// Regression (issue 20): an 84 MB log peaked at 512 MB; the file was read whole and fixes
-    /// queued without bound. Now 10^4 and 10^5 epochs fit under the same bound. Measured alone (debug
-    /// build) both peak at 44–60 MiB and 10^6 at 55 MiB; under a parallel test run the peak varies
-    /// more (up to 117 MiB seen), hence one shared bound of 160 MiB rather than a tight ratio.
+    /// queued without bound. Then (decision 0036) a release replay still grew by about 40 bytes an
+    /// epoch (81 MiB at 10^6): `track`'s delegate re-queued every location in an `AsyncStream` that the
+    /// command's loop drained one element per main-queue turn, outside the delivery flow's count; under
+    /// a parallel test run (a starved main queue) the same queue made this test's peak vary up to
+    /// 117 MiB. Now the flow counts a location until the loop has taken it, so the peak is the same at
+    /// 10^4 and 10^5 epochs within 8 MiB. 10^5, not 10^6: a debug child replays about 2 000 epochs a
+    /// second on this machine, and 10^6 would take minutes (the release figures at 10^6 are in
+    /// Benchmarks/replay/README.md).
     @Test func nmeaReplayMemoryDoesNotGrowWithLength() throws {
         let sandbox = try Sandbox()
         var peaks: [Int] = []
@@ -95,9 +100,11 @@ import Testing
                 ["track", "--source", "nmea:\(path)", "--speed", "max", "--format", "csv"], sandbox: sandbox)
             #expect(run.status == 0)
             peaks.append(run.kilobytes)
+            try FileManager.default.removeItem(atPath: path)
         }
         #expect(peaks[0] > 0)
         #expect(peaks.allSatisfy { $0 <= 160 * 1_024 }, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
+        #expect(peaks[1] <= peaks[0] + 8_192, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
     }
 
     /// Regression (issue 20): a GPX over 10 MB was refused as malformed XML. 150 000 points (14 MB)
@@ -129,6 +136,44 @@ import Testing
         #expect(peaks[0] > 0)
         #expect(peaks.allSatisfy { $0 <= 160 * 1_024 }, "peak KiB at 10^5 and 10^6 points: \(peaks)")
         #expect(peaks[1] <= peaks[0] + 8_192, "peak KiB at 10^5 and 10^6 points: \(peaks)")
+    }
+
+    /// `track` writes timestamps itself (`TimestampText`, decision 0036), not through Foundation's
+    /// `ISO8601FormatStyle`. A GPX replay prints its recorded times; the oracle is Foundation's text for
+    /// the same instants (fractions a binary double holds exactly, a leap day, centuries, midnight),
+    /// in every format that prints a time.
+    @Test(arguments: ["csv", "json", "text"])
+    func printedTimestampsAreFoundations(format: String) async throws {
+        let times = [
+            "1999-12-31T23:59:59.750Z", "2000-02-29T12:00:00.125Z", "2023-11-14T22:13:20.500Z",
+            "2024-02-29T23:59:59.250Z", "2024-03-01T00:00:00.000Z", "2100-03-01T01:02:03.875Z",
+        ]
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let expected = try times.map { try Date($0, strategy: style) }
+            .map { $0.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)) }
+        #expect(expected == times)
+        var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\n"
+        for (index, time) in times.enumerated() {
+            gpx += "<trkpt lat=\"\(45 + Double(index) * 0.001)\" lon=\"13.5\"><ele>120</ele><time>\(time)</time></trkpt>\n"
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        let sandbox = try Sandbox()
+        let path = try sandbox.write(gpx, to: "times.gpx")
+        let run = try await sandbox.locationctl(
+            "track", "--simulate", path, "--speed", "max", "--format", format,
+            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        #expect(run.status == 0, "\(run)")
+        let lines = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("timestamp,") }
+        let printed = lines.map { line -> String in
+            switch format {
+            case "csv": return String(line.prefix { $0 != "," })
+            case "json":
+                let value = line.split(separator: "\"").drop { $0 != "timestamp" }.dropFirst(2).first
+                return value.map(String.init) ?? ""
+            default: return String(line.prefix { $0 != " " })
+            }
+        }
+        #expect(printed == expected, "\(run)")
     }
 
     @Test(arguments: ["passwd", "empty", "binary"])
