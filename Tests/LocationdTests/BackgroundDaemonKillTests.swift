@@ -20,26 +20,7 @@ import Glibc
 
     /// RMC + GGA at a place, stamped now.
     static func sentences(latitude: Double, longitude: Double, at date: Date = Date()) -> [String] {
-        func angle(_ value: Double, degreeDigits: Int) -> String {
-            let degrees = Int(value)
-            let minutes = (value - Double(degrees)) * 60
-            return String(format: "%0\(degreeDigits)d%07.4f", degrees, minutes)
-        }
-        let lat = angle(latitude, degreeDigits: 2)
-        let lon = angle(longitude, degreeDigits: 3)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        let time = String(
-            format: "%02d%02d%02d.%02d", c.hour ?? 0, c.minute ?? 0, c.second ?? 0, (c.nanosecond ?? 0) / 10_000_000)
-        let day = String(format: "%02d%02d%02d", c.day ?? 1, c.month ?? 1, (c.year ?? 2000) % 100)
-        return [
-            "GPRMC,\(time),A,\(lat),N,\(lon),E,0.0,0.0,\(day),,,A",
-            "GPGGA,\(time),\(lat),N,\(lon),E,1,08,0.9,34.0,M,40.0,M,,",
-        ].map { body in
-            let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-            return "$" + body + String(format: "*%02X", checksum)
-        }
+        NMEAEpoch.sentences(latitude: latitude, longitude: longitude, at: date)
     }
 
     /// Where the feed puts the receiver: inside the region or 600 m north of it.

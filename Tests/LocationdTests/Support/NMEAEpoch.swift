@@ -9,6 +9,22 @@ enum NMEAEpoch {
     static let expected = "52.520000 13.405000"
 
     static func sentences(at date: Date = Date()) -> [String] {
+        sentences(latitude: latitude, longitude: longitude, at: date)
+    }
+
+    /// RMC + GGA at a place given in decimal degrees (north and east), stamped `date`.
+    static func sentences(latitude: Double, longitude: Double, at date: Date = Date()) -> [String] {
+        func angle(_ value: Double, degreeDigits: Int) -> String {
+            let degrees = Int(value)
+            let minutes = (value - Double(degrees)) * 60
+            return String(format: "%0\(degreeDigits)d%07.4f", degrees, minutes)
+        }
+        return sentences(
+            latitude: angle(latitude, degreeDigits: 2), longitude: angle(longitude, degreeDigits: 3), at: date)
+    }
+
+    /// RMC + GGA with NMEA's `ddmm.mmmm` / `dddmm.mmmm` fields, stamped `date`.
+    static func sentences(latitude: String, longitude: String, at date: Date) -> [String] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
