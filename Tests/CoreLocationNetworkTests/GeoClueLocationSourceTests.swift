@@ -46,7 +46,9 @@ struct GeoClueLocationSourceTests {
         ).first?.string ?? ""
     }
 
-    func eventually(_ timeout: Double = 15, _ predicate: () async throws -> Bool) async throws -> Bool {
+    /// Bounded at 120 s: a passing test returns at once, and in a full run CPU-bound tests can hold the pool's
+    /// threads (which the source's own tasks need) for a minute or more.
+    func eventually(_ timeout: Double = 120, _ predicate: () async throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try await predicate() { return true }

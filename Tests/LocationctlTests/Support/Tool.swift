@@ -95,6 +95,14 @@ extension Tool {
             Thread.detachNewThread {
                 let deadline = Date().addingTimeInterval(limit)
                 while Date() < deadline, !exited.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.05) }
+                // A child that has exited and only waits to be reaped (a zombie) did not overrun: Foundation
+                // runs the termination handler on the global queue, which shares its threads with the
+                // test process's cooperative pool, and CPU-bound tests can hold both of them for a minute.
+                // Wait for the handler then (bounded), rather than call that a timeout.
+                let reaping = Date().addingTimeInterval(600)
+                while Date() < reaping, !exited.withLock({ $0 }), Self.isZombie(pid) {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
                 // Only while the termination handler has not run, so a reused pid is never hit
                 // (short of the instant between Foundation's reaping and its handler).
                 exited.withLock { hasExited in
@@ -118,6 +126,14 @@ extension Tool {
             throw ToolTimedOut(tool: self, arguments: arguments, limit: limit, ranFor: ranFor)
         }
         return run
+    }
+
+    /// Whether `pid` has exited and waits to be reaped (state Z in /proc/PID/stat).
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[close...].dropFirst(2).first == "Z"
     }
 
     /// Reads a pipe to its end on a thread of its own, so neither the cooperative pool nor the dispatch
