@@ -86,6 +86,10 @@ extension Tool {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
+                // No child holds the write ends: close ours, or the readers (awaited before this throws)
+                // would wait for an end of file for ever.
+                try? output.fileHandleForWriting.close()
+                try? errors.fileHandleForWriting.close()
                 continuation.resume(throwing: error)
                 return
             }
