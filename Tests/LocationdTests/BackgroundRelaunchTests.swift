@@ -86,7 +86,9 @@ import Glibc
 
     @Test func killedAppIsRelaunchedAndHearsTheEntryOnce() async throws {
         let harness = try DaemonHarness()
-        let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
+        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores.
+        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
@@ -98,7 +100,7 @@ import Glibc
         #expect(Self.events(log).isEmpty, "the app was killed before the drive reached the region")
 
         // The drive enters the region; locationd starts the app, which hears the entry.
-        #expect(await Self.wait(timeout: 30) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
+        #expect(await Self.wait(timeout: 60) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
         let launches = Self.launches(log)
         #expect(launches.count == 2)
         #expect(launches.last?.reason == "location", "the launch reason reaches the app")
@@ -145,7 +147,9 @@ import Glibc
     /// An executable replaced since it registered is never launched; the status says why.
     @Test func replacedExecutableIsNeverLaunched() async throws {
         let harness = try DaemonHarness()
-        let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
+        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores.
+        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.replaced")
         let log = harness.directory + "/app.log"
@@ -195,7 +199,9 @@ import Glibc
     /// hears them.
     @Test func relaunchSwitchedOffAndOnAgain() async throws {
         let harness = try DaemonHarness()
-        let track = try Self.track(in: harness, outside: 16, cycles: 0, endInside: true)
+        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores.
+        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.switched")
         let log = harness.directory + "/app.log"
