@@ -173,7 +173,7 @@ final class MonitorCore: Sendable {
         guard case .action(.determined(let identifier, let regionState)) = output else { return }
         let flags = currentFlags
         guard flags.isDisjoint(with: [.authorizationDeniedGlobally, .authorizationDenied, .authorizationRestricted]),
-            runtime.authorization.authorization.level == .whenInUse || runtime.authorization.authorization.level == .always
+            runtime.authorization.authorization.allowsLocation
         else { return }
         let mapped: CLMonitor.Event.State =
             regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
