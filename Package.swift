@@ -312,6 +312,7 @@ let package = Package(
         .testTarget(
             name: "CoreLocationNetworkTests",
             dependencies: [
+                "CoreLocationGPSDTestSupport",
                 "CoreLocationNetwork", "CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationEngine",
                 "CoreLocationSources",
             ],
@@ -321,6 +322,7 @@ let package = Package(
         .testTarget(
             name: "CoreLocationCellularTests",
             dependencies: [
+                "CoreLocationGPSDTestSupport",
                 "CoreLocationCellular", "CoreLocationNetwork", "CoreLocationDBus", "CoreLocationDBusTestSupport",
                 "CoreLocationEngine", "CoreLocationSources",
             ],
@@ -330,6 +332,7 @@ let package = Package(
         .testTarget(
             name: "CoreLocationReportingTests",
             dependencies: [
+                "CoreLocationGPSDTestSupport",
                 "CoreLocationReporting",
                 "CoreLocationEngine",
                 "CoreLocationGeodesy",
@@ -344,7 +347,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationctlTests",
-            dependencies: ["locationctl", "CoreLocationProbe", "CoreLocationBundleProbe"],
+            dependencies: [
+                "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe"],
             swiftSettings: strictSettings
         ),
     ]

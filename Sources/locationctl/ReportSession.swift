@@ -80,6 +80,9 @@ struct ReportSession {
                 let last = await deliverer.drain(maximumAttempts: 3)
                 outcome.delivered += last.delivered
                 outcome.stoppedBy = last.stoppedBy
+                // The drain task says why it stopped; this last try must too (a 401 met only here, after a
+                // retry had the drain task waiting, went to the summary alone).
+                if let error = last.stoppedBy { printError("upload stopped: \(error.message); the queue is kept") }
             }
         }
         printSummary(outcome)

@@ -1,5 +1,6 @@
 import Testing
 import CoreLocationDBusTestSupport
+import CoreLocationGPSDTestSupport
 import Foundation
 
 /// python-dbusmock's `modemmanager` template (PyPI python-dbusmock 0.38: Debian's 0.28 lacks it) on a private bus,
@@ -56,9 +57,8 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
 
     /// SIGKILL (ModemManager crashing), waiting (bounded) for the exit.
     func stop() {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        guard let process else { return }
+        ChildProcess.kill(process.processIdentifier)
         self.process = nil
     }
 

@@ -1,4 +1,5 @@
 import CoreLocationNetwork
+import CoreLocationGPSDTestSupport
 import Foundation
 
 /// The Python stand-in for the geolocate service (Fixtures/geolocate/standin.py) on a kernel-chosen port.
@@ -14,7 +15,7 @@ final class GeolocateStandIn: @unchecked Sendable {
 
     struct Failure: Error {}
 
-    init() throws {
+    init() async throws {
         directory = try Fixtures.scratch()
         logPath = directory.appendingPathComponent("requests.jsonl").path
         _ = FileManager.default.createFile(atPath: logPath, contents: Data())
@@ -28,13 +29,7 @@ final class GeolocateStandIn: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = await ChildProcess.firstLine(of: output.fileHandleForReading) ?? ""
         guard let port = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
             let url = URL(string: "http://127.0.0.1:\(port)/v1/geolocate")
         else {
@@ -45,10 +40,7 @@ final class GeolocateStandIn: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        }
+        ChildProcess.kill(process.processIdentifier)
         try? FileManager.default.removeItem(at: directory)
     }
 

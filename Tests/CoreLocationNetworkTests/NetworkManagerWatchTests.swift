@@ -54,7 +54,7 @@ struct NetworkManagerWatchTests {
         _ = try await addAccessPoint(client, device: device, name: "a", bssid: "02:00:00:00:00:01", strength: 80)
         _ = try await addAccessPoint(client, device: device, name: "b", bssid: "02:00:00:00:00:02", strength: 70)
 
-        let standIn = try GeolocateStandIn()
+        let standIn = try await GeolocateStandIn()
         let scratch = try Fixtures.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let settings = NetworkSettingsStore(path: scratch.appendingPathComponent("network.json").path)

@@ -25,8 +25,8 @@ struct WiFiGeolocatorTests {
     let scheduler = ManualScheduler()
     let scratch: URL
 
-    init() throws {
-        standIn = try GeolocateStandIn()
+    init() async throws {
+        standIn = try await GeolocateStandIn()
         scratch = try Fixtures.scratch()
         settings = NetworkSettingsStore(path: scratch.appendingPathComponent("network.json").path)
     }

@@ -1,5 +1,6 @@
 import Synchronization
 import AsyncHTTPClient
+import CoreLocationGPSDTestSupport
 import Foundation
 import NIOCore
 
@@ -16,7 +17,7 @@ final class ReportServer {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Starts the server (port 0: the kernel's choice) and waits for its `PORT n` line.
-    static func start(_ arguments: [String] = [], port: Int = 0, store: String? = nil) throws -> ReportServer {
+    static func start(_ arguments: [String] = [], port: Int = 0, store: String? = nil) async throws -> ReportServer {
         let store = store ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("reportsrv-\(UUID().uuidString).jsonl").path
         let process = Process()
@@ -26,13 +27,9 @@ final class ReportServer {
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "report_server.py exited before listening") }
-            line.append(chunk)
+        guard let text = await ChildProcess.firstLine(of: pipe.fileHandleForReading) else {
+            throw Failure(description: "report_server.py exited before listening")
         }
-        let text = String(decoding: line, as: UTF8.self)
         guard let number = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         else { throw Failure(description: "report_server.py said \(text)") }
         return ReportServer(process: process, port: number, store: store, arguments: arguments)
@@ -47,16 +44,13 @@ final class ReportServer {
 
     /// Stops it (SIGTERM; it was started by this test) and waits for it.
     func stop() {
-        guard process.isRunning else { return }
-        // SIGKILL: a child started with SIGTERM blocked (the test runner's mask) would ignore terminate().
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildProcess.kill(process.processIdentifier)
     }
 
     /// The same server again on the same port and store (a server restart).
-    func restart() throws -> ReportServer {
+    func restart() async throws -> ReportServer {
         stop()
-        return try Self.start(arguments, port: port, store: store)
+        return try await Self.start(arguments, port: port, store: store)
     }
 
     var base: String { "127.0.0.1:\(port)" }

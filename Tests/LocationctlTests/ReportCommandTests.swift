@@ -39,7 +39,7 @@ import Testing
     /// Uploaded through OwnTracks: the server stores exactly the decisions printed, in order.
     @Test func uploadsEveryDecisionOnce() async throws {
         let sandbox = try Sandbox()
-        let server = try ReceivingServer()
+        let server = try await ReceivingServer()
         defer { server.stop() }
         let run = try await sandbox.run(
             .locationctl, Self.drive + ["--to", "owntracks+http://127.0.0.1:\(server.port)/pub?d=car"])
@@ -61,7 +61,7 @@ import Testing
         #expect(dead.status == 75, "\(dead)")
         let queued = Self.decisions(dead).count
         #expect(dead.stdout.contains("\(queued) waiting"), "\(dead)")
-        let server = try ReceivingServer()
+        let server = try await ReceivingServer()
         defer { server.stop() }
         let again = try await sandbox.run(.locationctl, Self.drive + ["--to", "owntracks+http://127.0.0.1:\(server.port)/pub"])
         #expect(again.status == 0, "\(again)")
@@ -76,7 +76,7 @@ import Testing
 
     @Test func badCredentialsStopWithExit77() async throws {
         let sandbox = try Sandbox()
-        let server = try ReceivingServer(["--user", "alice", "--password", "right"])
+        let server = try await ReceivingServer(["--user", "alice", "--password", "right"])
         defer { server.stop() }
         let run = try await sandbox.run(
             .locationctl, Self.drive + ["--to", "owntracks+http://alice:wrong@127.0.0.1:\(server.port)/pub"])

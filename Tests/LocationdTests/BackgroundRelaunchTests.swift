@@ -27,21 +27,8 @@ import Glibc
             points += Array(repeating: (north, center.longitude), count: dwell)
         }
         if endInside { points += Array(repeating: (center.latitude, center.longitude), count: 200) }
-        let formatter = ISO8601DateFormatter()
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        var gpx = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="BackgroundRelaunchTests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
-
-            """
-        for (index, point) in points.enumerated() {
-            gpx += "<trkpt lat=\"\(point.0)\" lon=\"\(point.1)\"><time>"
-                + formatter.string(from: start.addingTimeInterval(Double(index))) + "</time></trkpt>\n"
-        }
-        gpx += "</trkseg></trk></gpx>\n"
-        let path = harness.directory + "/track.gpx"
-        try gpx.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        return try GPXTrack.write(
+            points.map { (latitude: $0.0, longitude: $0.1) }, in: harness.directory, creator: "BackgroundRelaunchTests")
     }
 
     static func daemonArguments(track: String, extra: [String] = []) -> [String] {
@@ -165,7 +152,7 @@ import Glibc
         try FileManager.default.removeItem(atPath: copy)
         try "#!/bin/sh\necho impostor >> \(log)\n".write(toFile: copy, atomically: false, encoding: .utf8)
         chmod(copy, 0o755)
-        #expect(await Self.wait(timeout: 30) { await Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
+        #expect(await Self.wait(timeout: 60) { await Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
         #expect(await Self.wait(timeout: 10) { await Self.background(harness)?.targets.first?.state == "replaced" })
         await Polling.pause(2)
         #expect(!Self.lines(log).contains("impostor"))
@@ -212,7 +199,7 @@ import Glibc
         #expect(off.status == 0, "\(off.stderr)")
         kill(app.process.processIdentifier, SIGKILL)
         _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
-        #expect(await Self.wait(timeout: 30) { await Self.background(harness)?.targets.first?.pending == 1 })
+        #expect(await Self.wait(timeout: 60) { await Self.background(harness)?.targets.first?.pending == 1 })
         #expect(await Self.background(harness)?.targets.first?.state == "off")
         await Polling.pause(2)
         #expect(Self.launches(log).count == 1)

@@ -202,12 +202,7 @@ final class RunningApp: Sendable {
     }
 
     static func waitGone(_ pid: Int32, timeout: Double) async -> Bool {
-        await Polling.until(timeout: timeout, every: 0.01) {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return true }
-            return stat[close...].dropFirst(2).first == "Z"
-        }
+        await Polling.until(timeout: timeout, every: 0.01) { ChildProcess.hasExited(pid) }
     }
 
     /// Waits (bounded) until `predicate` holds for the lines so far.

@@ -21,8 +21,7 @@ import Testing
     static func waitForExit(_ process: Process, timeout: Double = 20) async -> Bool {
         _ = await Polling.until(timeout: timeout) { !process.isRunning }
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            ChildProcess.kill(process.processIdentifier)
             return false
         }
         return true

@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 
 /// The reporter's receiving test server (Tests/CoreLocationReportingTests/Server/report_server.py) as a
@@ -9,7 +10,7 @@ final class ReceivingServer {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init(_ arguments: [String] = []) throws {
+    init(_ arguments: [String] = []) async throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
         let script = root.appendingPathComponent("Tests/CoreLocationReportingTests/Server/report_server.py").path
@@ -19,13 +20,10 @@ final class ReceivingServer {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "report_server.py exited before listening") }
-            line.append(chunk)
+        guard let line = await ChildProcess.firstLine(of: pipe.fileHandleForReading) else {
+            throw Failure(description: "report_server.py exited before listening")
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let number = text.split(separator: " ").last.flatMap({ Int($0) }) else {
             throw Failure(description: "report_server.py said \(text)")
         }
@@ -44,10 +42,7 @@ final class ReceivingServer {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        // SIGKILL: a child started with SIGTERM blocked (the test runner's mask) would ignore terminate().
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildProcess.kill(process.processIdentifier)
     }
 
     deinit { stop() }

@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -104,7 +105,7 @@ extension Tool {
                 // test process's cooperative pool, and CPU-bound tests can hold both of them for a minute.
                 // Wait for the handler then (bounded), rather than call that a timeout.
                 let reaping = Date().addingTimeInterval(600)
-                while Date() < reaping, !exited.withLock({ $0 }), Self.isZombie(pid) {
+                while Date() < reaping, !exited.withLock({ $0 }), ChildProcess.hasExited(pid) {
                     Thread.sleep(forTimeInterval: 0.05)
                 }
                 // Only while the termination handler has not run, so a reused pid is never hit
@@ -130,14 +131,6 @@ extension Tool {
             throw ToolTimedOut(tool: self, arguments: arguments, limit: limit, ranFor: ranFor)
         }
         return run
-    }
-
-    /// Whether `pid` has exited and waits to be reaped (state Z in /proc/PID/stat).
-    static func isZombie(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[close...].dropFirst(2).first == "Z"
     }
 
     /// Reads a pipe to its end on a thread of its own, so neither the cooperative pool nor the dispatch
