@@ -49,6 +49,15 @@ public enum ChildProcess {
         }
     }
 
+    /// `kill(_:signal:timeout:)` for a child Foundation started, unless Foundation has reaped it already:
+    /// its pid may then be another process's (pids wrap at 32 768 here), and a `stop()` often runs twice
+    /// (a `defer` and a `deinit`).
+    @discardableResult
+    public static func kill(_ process: Process, signal: Int32 = SIGKILL, timeout: Double = 5) -> Bool {
+        guard process.isRunning else { return true }
+        return kill(process.processIdentifier, signal: signal, timeout: timeout)
+    }
+
     /// Sends `signal` (SIGKILL: a child started with SIGTERM blocked, the test runner's mask, would
     /// ignore a SIGTERM) and waits at most `timeout` seconds until `pid` has exited. A killed child
     /// is gone in milliseconds, so the caller's thread is held only that long.

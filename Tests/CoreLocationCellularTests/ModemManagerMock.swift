@@ -58,7 +58,7 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
     /// SIGKILL (ModemManager crashing), waiting (bounded) for the exit.
     func stop() {
         guard let process else { return }
-        ChildProcess.kill(process.processIdentifier)
+        ChildProcess.kill(process)
         self.process = nil
     }
 

@@ -40,7 +40,7 @@ final class GeolocateStandIn: @unchecked Sendable {
     }
 
     deinit {
-        ChildProcess.kill(process.processIdentifier)
+        ChildProcess.kill(process)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -42,9 +42,9 @@ final class ReportServer {
         self.arguments = arguments
     }
 
-    /// Stops it (SIGTERM; it was started by this test) and waits for it.
+    /// Stops it (SIGKILL; it was started by this test) and waits for it.
     func stop() {
-        ChildProcess.kill(process.processIdentifier)
+        ChildProcess.kill(process)
     }
 
     /// The same server again on the same port and store (a server restart).

@@ -42,7 +42,7 @@ final class ReceivingServer {
     }
 
     func stop() {
-        ChildProcess.kill(process.processIdentifier)
+        ChildProcess.kill(process)
     }
 
     deinit { stop() }
