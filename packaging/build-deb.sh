@@ -6,6 +6,11 @@
 #   packaging/build-deb.sh [VERSION]            # release build, then the package in .build/deb/
 #   BINARIES=.build/debug packaging/build-deb.sh   # package binaries already built (quick check)
 #
+# Needs, to build: libcurl4-openssl-dev besides the test set-up's packages (.ci/run): the static Foundation's
+# URLSession links libcurl. Depends lists every library the binaries name (objdump -p … | grep NEEDED):
+# SQLite, libdbus (BlueZ, NetworkManager, GeoClue, ModemManager), libmaxminddb (the IP source), libcurl,
+# libxml2 (Foundation's XML), zlib.
+#
 # Install: sudo apt install ./.build/deb/corelocation_*.deb
 #          sudo usermod -aG corelocation "$USER"   # then log in again: the socket is 0660
 set -eu
@@ -47,7 +52,7 @@ Version: $VERSION
 Architecture: $ARCH
 Maintainer: swift-corelocation maintainers <maintainers@users.noreply.github.com>
 Installed-Size: $SIZE
-Depends: libc6 (>= 2.36), libsqlite3-0, libstdc++6, adduser, systemd
+Depends: libc6 (>= 2.36), libsqlite3-0, libstdc++6, libgcc-s1, libdbus-1-3, libmaxminddb0, libcurl4, libxml2, zlib1g, adduser, systemd
 Suggests: gpsd
 Section: misc
 Priority: optional

@@ -3,7 +3,8 @@
 # 10 Hz, decision propagation, cost (README.md). Release build of the root package's locationd and
 # locationctl, linked as packaging/build-deb.sh ships them (--static-swift-stdlib: the Swift runtime and
 # Foundation linked in, so `locationctl status` is timed as users run it, without ~20 ms of loading
-# libFoundation.so and its relocations); the driver is bench.py (Python 3, standard library only).
+# libFoundation.so and its relocations; the static link needs libcurl4-openssl-dev: Foundation's URLSession
+# links libcurl); the driver is bench.py (Python 3, standard library only).
 # Usage: Benchmarks/locationd/run.sh [--seconds 60] [--clients 8,64,256,1000] [--trials 1000]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
