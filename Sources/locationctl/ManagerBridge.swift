@@ -32,6 +32,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     let flow = Mutex<DeliveryFlow?>(nil)
     /// The flow of a source that finished, until its deliveries are all taken.
     private let finishing = Mutex<DeliveryFlow?>(nil)
+    /// Set when the replayed source finished: the recording has ended, so a later `locationUnknown` is not news.
+    private let sourceHasFinished = Atomic(false)
 
     override init() {
         (wakeUps, wakeUp) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -54,6 +56,7 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     /// main queue (`afterDeliveries`) would starve the consumer it waits for: blocks that keep
     /// re-posting themselves to the main queue keep the main actor's jobs from running.
     func sourceFinished(after flow: DeliveryFlow) {
+        sourceHasFinished.store(true, ordering: .releasing)
         guard self.flow.withLock({ $0 }) === flow else {
             return Self.afterDeliveries(flow) { [self] in yield(.sourceFinished) }
         }
@@ -119,7 +122,12 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
-        yield(.failure(error as? CLError ?? CLError(.locationUnknown)))
+        let error = error as? CLError ?? CLError(.locationUnknown)
+        // At --speed max the timeline runs the engine's no-fix timer as soon as the recording's last epoch
+        // is out, while `.sourceFinished` waits for the consumer to take every location: that failure
+        // would be printed as "no fix for a while; still trying" after a replay that simply ended.
+        if error.code == .locationUnknown, sourceHasFinished.load(ordering: .acquiring) { return }
+        yield(.failure(error))
     }
 }
 

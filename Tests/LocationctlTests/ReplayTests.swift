@@ -241,6 +241,26 @@ import Testing
         #expect(run.lines.count == 11, "\(run)")
     }
 
+    /// Regression: a replay at --speed max whose reader falls behind ended with "kCLErrorLocationUnknown: no
+    /// fix for a while; still trying." after printing every fix. The timeline runs the engine's no-fix timer
+    /// as soon as the last epoch is out; the end of the recording waited for the reader. A reader that
+    /// takes 4 KiB a millisecond makes the reader the slow side every time.
+    @Test func aReplayThatEndedSaysNothingOfMissingFixes() async throws {
+        let sandbox = try Sandbox()
+        let path = try sandbox.write(await Self.generated { Self.nmeaLog(epochs: 10_000) }, to: "log.nmea")
+        let reader = "import sys, time\nn = 0\nwhile True:\n    b = sys.stdin.buffer.read1(4096)\n    if not b: break\n"
+            + "    n += b.count(b'\\n')\n    time.sleep(0.001)\nprint(n)\n"
+        let script = try sandbox.write(reader, to: "reader.py")
+        let run = try await Tool.locationctl.run(
+            ["-c", "\"$0\" track --source nmea:\(path) --speed max --format csv | python3 \(script)",
+             Tool.locationctl.url.path],
+            environment: sandbox.environment.merging(["CORELOCATION_DEFAULT_POLICY": "when-in-use"]) { $1 },
+            in: sandbox.directory, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "10001", "every fix and the header: \(run)")
+        #expect(!run.stderr.contains("kCLErrorLocationUnknown"), "\(run)")
+    }
+
     @Test func distanceFilterNoneIsAccepted() async throws {
         let sandbox = try Sandbox()
         let run = try await sandbox.locationctl(
