@@ -25,17 +25,21 @@ import Testing
         let seen = Mutex<[String]>([])
         let finished = withScheduler(speed: speed) { scheduler, done in
             @Sendable func note(_ label: String) { seen.withLock { $0.append("\(label)@\(scheduler.now)") } }
-            scheduler.schedule(at: 30) { note("c") }
-            scheduler.schedule(at: 10) {
-                note("a")
-                scheduler.schedule(at: 5) { note("late") }
-                scheduler.schedule(at: 20) { note("b2") }
-            }
-            scheduler.schedule(at: 20) { note("b1") }
-            scheduler.schedule(at: 25) { note("never") }.cancel()
-            scheduler.schedule(at: 40) {
-                note("end")
-                done.signal()
+            // Scheduled from a step of the timeline itself: from the test's thread, the timeline (already
+            // running since the first call) ran "c" at once at infinite speed, before "a" was scheduled.
+            scheduler.schedule(at: 0) {
+                scheduler.schedule(at: 30) { note("c") }
+                scheduler.schedule(at: 10) {
+                    note("a")
+                    scheduler.schedule(at: 5) { note("late") }
+                    scheduler.schedule(at: 20) { note("b2") }
+                }
+                scheduler.schedule(at: 20) { note("b1") }
+                scheduler.schedule(at: 25) { note("never") }.cancel()
+                scheduler.schedule(at: 40) {
+                    note("end")
+                    done.signal()
+                }
             }
         }
         #expect(finished)

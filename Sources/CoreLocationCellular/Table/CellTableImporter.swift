@@ -108,12 +108,9 @@ public enum CellTableImporter {
             if fresh { try? FileManager.default.removeItem(atPath: workPath) }
             throw CellError(.importFailed, "\(tablePath): \(error)", underlying: error)
         }
-        if let gzip {
-            for _ in 0..<1000 where gzip.isRunning { usleep(10_000) }
-            if gzip.terminationStatus != 0 {
-                report.warning = "\(csvPath): the compressed file ends early (gzip status \(gzip.terminationStatus));"
-                    + " the rows before the damage were imported"
-            }
+        if let gzip, let status = Self.exitStatus(of: gzip), status != 0 {
+            report.warning = "\(csvPath): the compressed file ends early (gzip status \(status));"
+                + " the rows before the damage were imported"
         }
         if fresh {
             // rename(2): atomic, and (unlike FileManager.replaceItemAt on Linux) fine when the target is absent.
@@ -162,4 +159,22 @@ public enum CellTableImporter {
         }
         if !carry.isEmpty { try carry.withUnsafeBytes { try body($0) } }
     }
+
+    /// gzip's exit status once it has exited (its output was read to the end), or nil if that cannot be known.
+    ///
+    /// `waitid(…, WNOWAIT)` waits for the exit and leaves the child for Foundation to reap. Foundation's own
+    /// `isRunning` changes on a dispatch queue, which a caller on a busy cooperative pool may be holding:
+    /// polling it ran out in a loaded test run, and `terminationStatus` of a process Foundation still thinks
+    /// is running traps (a crash, not an error).
+    static func exitStatus(of process: Process) -> Int32? {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOWAIT) != 0 {
+            if errno == EINTR { continue }
+            // ECHILD: Foundation reaped it first; its status is Foundation's once its handler has run.
+            for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+            return process.isRunning ? nil : process.terminationStatus
+        }
+        return info.si_code == CLD_EXITED ? info._sifields._sigchld.si_status : 128 + info._sifields._sigchld.si_status
+    }
+
 }
