@@ -361,9 +361,11 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     private func handle(_ event: LocationRuntime.ClientEvent) {
         switch event {
         case let .delivery(delivery):
-            let locations = delivery.fixes.map(CLLocation.init(fix:))
+            // The objects are made on the delegate's thread: the engine's thread is a replay's bottleneck.
+            let fixes = delivery.fixes
             target.enqueue(counting: runtime.flow) { [weak self] in
                 guard let self else { return }
+                let locations = fixes.map(CLLocation.init(fix:))
                 if let last = locations.last { state.withLock { $0.location = last } }
                 delegate?.locationManager(self, didUpdateLocations: locations)
             }

@@ -70,7 +70,8 @@ final class CallbackTarget: Sendable {
             return true
         }
         guard needsWakeUp else { return }
-        wakeUp()
+        // From a replay step: once the step is over (it may hand out many events; see `WakeUpDeferral`).
+        WakeUpDeferral.wake { self.wakeUp() }
     }
 
     private func wakeUp() {

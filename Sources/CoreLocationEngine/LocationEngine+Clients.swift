@@ -110,53 +110,63 @@ extension LocationEngine {
     }
 
     /// Offers one fix to one client: answers its pending request and/or its updates.
+    ///
+    /// Every fix goes through here for every client, so the client's state is read and changed in place
+    /// (`clients.values[index]`), not copied out and back (it holds several fixes).
     mutating func offer(_ fix: Fix, to id: ClientID, at now: Double, isCached: Bool, into actions: inout [EngineAction]) {
-        guard var client = clients[id], client.isActive else { return }
+        guard let index = clients.index(forKey: id), clients.values[index].isActive else { return }
         if !isCached {
-            client.unknownDeadline = now + configuration.locationUnknownTimeout
+            clients.values[index].unknownDeadline = now + configuration.locationUnknownTimeout
         }
+        if clients.values[index].pending?.startedAt != nil {
+            offerToRequest(fix, of: id, at: now, into: &actions)
+        }
+        offerToUpdates(fix, of: id, at: now, into: &actions)
+    }
 
-        if var pending = client.pending, pending.startedAt != nil {
-            if fix.horizontalAccuracy >= 0,
-                pending.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true
-            {
-                pending.best = fix
-            }
-            if meets(fix, desiredAccuracy: pending.request.desiredAccuracy, reduced: client.isReduced) {
-                client.pending = nil
-                clients[id] = client
-                if let delivered = release(fix, to: id, at: now) {
-                    actions.append(.deliver(id, delivery([delivered], for: client, requested: true)))
-                }
-                client = clients[id] ?? client
-            } else {
-                client.pending = pending
-            }
+    /// The pending `requestLocation`: the best fix so far is kept; one meeting the accuracy answers it.
+    private mutating func offerToRequest(_ fix: Fix, of id: ClientID, at now: Double, into actions: inout [EngineAction]) {
+        guard var client = clients[id], var pending = client.pending else { return }
+        if fix.horizontalAccuracy >= 0, pending.best.map({ fix.horizontalAccuracy <= $0.horizontalAccuracy }) ?? true {
+            pending.best = fix
         }
+        guard meets(fix, desiredAccuracy: pending.request.desiredAccuracy, reduced: client.isReduced) else {
+            clients[id]?.pending = pending
+            return
+        }
+        client.pending = nil
         clients[id] = client
+        if let delivered = release(fix, to: id, at: now) {
+            actions.append(.deliver(id, delivery([delivered], for: client, requested: true)))
+        }
+    }
 
-        guard let updates = client.updates, client.pause == nil, fix.horizontalAccuracy >= 0 else { return }
-        if client.isReduced {
-            if let coarse = client.lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
+    /// The client's updates: every fix, past the distance filter, coarse for a reduced client.
+    private mutating func offerToUpdates(_ fix: Fix, of id: ClientID, at now: Double, into actions: inout [EngineAction]) {
+        guard let index = clients.index(forKey: id), let updates = clients.values[index].updates,
+            clients.values[index].pause == nil, fix.horizontalAccuracy >= 0
+        else { return }
+        if clients.values[index].isReduced {
+            if let coarse = clients.values[index].lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
                 return
             }
             if let delivered = release(fix, to: id, at: now) {
-                actions.append(.deliver(id, delivery([delivered], for: client, requested: false)))
+                actions.append(.deliver(id, delivery([delivered], accuracyLimited: true, requested: false)))
             }
             return
         }
-        if let last = client.lastDelivered, updates.distanceFilter > 0 {
+        if let last = clients.values[index].lastDelivered, updates.distanceFilter > 0 {
             let moved = Geodesic.wgs84.inverse(
                 latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
             ).distance
             guard moved >= updates.distanceFilter else { return }
         }
-        clients[id]?.lastDelivered = fix
-        if client.deferral != nil {
+        clients.values[index].lastDelivered = fix
+        if clients.values[index].deferral != nil {
             deferFix(fix, for: id, at: now, into: &actions)
             return
         }
-        actions.append(.deliver(id, delivery([fix], for: client, requested: false)))
+        actions.append(.deliver(id, delivery([fix], accuracyLimited: false, requested: false)))
     }
 
     /// What a client may see of a fix: itself, or for a reduced client its coarse cell centre.
@@ -172,12 +182,13 @@ extension LocationEngine {
     }
 
     func delivery(_ fixes: [Fix], for client: ClientState, requested: Bool) -> Delivery {
+        delivery(fixes, accuracyLimited: client.isReduced, requested: requested)
+    }
+
+    func delivery(_ fixes: [Fix], accuracyLimited: Bool, requested: Bool) -> Delivery {
         Delivery(
-            fixes: fixes,
-            isStationary: stationary.isStationary,
-            accuracyLimited: client.isReduced,
-            isRequestedLocation: requested
-        )
+            fixes: fixes, isStationary: stationary.isStationary, accuracyLimited: accuracyLimited,
+            isRequestedLocation: requested)
     }
 
     /// Whether a fix is good enough to answer `requestLocation`.

@@ -12,12 +12,14 @@ extension LocationEngine {
         case var .fix(fix):
             // Barometric altitude and floor (decisions 0032, 0033); unchanged without a barometer.
             fix = altitude.fuse(fix, at: now)
-            // A source that is off may still flush one last fix; it is real, so it is used.
-            source.lastFix = fix
-            source.lastFixAt = now
-            source.fixCount += 1
-            source.isAvailable = true
-            sources[id] = source
+            // A source that is off may still flush one last fix; it is real, so it is used. Updated in
+            // place: a fix is the engine's most frequent input, and a copy of the state costs retains.
+            if let index = sources.index(forKey: id) {
+                sources.values[index].lastFix = fix
+                sources.values[index].lastFixAt = now
+                sources.values[index].fixCount += 1
+                sources.values[index].isAvailable = true
+            }
             guard fix.horizontalAccuracy >= 0, fix.latitude.isFinite, fix.longitude.isFinite,
                 abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
             else { return }
@@ -57,23 +59,29 @@ extension LocationEngine {
     }
 
     /// Powers the cheapest source that meets the most demanding active client, and nothing else.
+    ///
+    /// Runs after every input, so it first checks whether anything the choice depends on changed: the
+    /// demanded accuracy and the sources' availability (their descriptors never change). When neither
+    /// did since the last selection, the sources powered then are still the ones wanted.
     mutating func selectSources(at now: Double, into actions: inout [EngineAction]) {
+        let key = SourceSelectionKey(demand: demandedAccuracy, order: sourceOrder, sources: sources)
+        if let key, key == selection { return }
         let wanted = chooseSources()
         for id in sourceOrder {
-            guard var source = sources[id] else { continue }
+            guard let index = sources.index(forKey: id) else { continue }
             let shouldPower = wanted.contains(id)
-            if shouldPower && !source.powered {
-                source.powered = true
-                source.poweredSince = now
+            if shouldPower && !sources.values[index].powered {
+                sources.values[index].powered = true
+                sources.values[index].poweredSince = now
                 actions.append(.powerOn(id))
-            } else if !shouldPower && source.powered {
-                source.powered = false
-                if let since = source.poweredSince { source.onTime += now - since }
-                source.poweredSince = nil
+            } else if !shouldPower && sources.values[index].powered {
+                sources.values[index].powered = false
+                if let since = sources.values[index].poweredSince { sources.values[index].onTime += now - since }
+                sources.values[index].poweredSince = nil
                 actions.append(.powerOff(id))
             }
-            sources[id] = source
         }
+        selection = key
     }
 
     /// The accuracy, metres, the active clients need: 0 means "the best there is"; nil, nobody.
@@ -85,11 +93,7 @@ extension LocationEngine {
         for client in clients.values {
             if client.isActive {
                 // The most demanding of the client's request and updates; negative or NaN means best (0).
-                need(
-                    client.isReduced
-                        ? configuration.reducedAccuracyDemand
-                        : [client.pending?.request, client.updates].compactMap { $0?.desiredAccuracy }
-                            .map { $0.isNaN || $0 < 0 ? 0 : $0 }.min() ?? 0)
+                need(client.isReduced ? configuration.reducedAccuracyDemand : client.demandedAccuracy)
             }
             guard client.authorization.allowsLocation else { continue }
             if client.pause?.probe.isProbing == true { need(configuration.pauseProbeAccuracy) }

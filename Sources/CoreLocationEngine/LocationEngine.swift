@@ -137,6 +137,16 @@ public struct LocationEngine: Sendable {
 
         /// Wants every fix now: a request, or updates that are not paused.
         var isActive: Bool { authorization.allowsLocation && ((updates != nil && pause == nil) || pending != nil) }
+        /// The most demanding of the client's request and updates, metres; negative or NaN means the best (0).
+        var demandedAccuracy: Double {
+            func level(_ accuracy: Double) -> Double { accuracy.isNaN || accuracy < 0 ? 0 : accuracy }
+            switch (pending?.request.desiredAccuracy, updates?.desiredAccuracy) {
+            case let (request?, updating?): return min(level(request), level(updating))
+            case let (request?, nil): return level(request)
+            case let (nil, updating?): return level(updating)
+            case (nil, nil): return 0
+            }
+        }
         var isReduced: Bool { authorization.accuracy == .reduced }
     }
 
@@ -145,6 +155,8 @@ public struct LocationEngine: Sendable {
     var sourceOrder: [SourceID] = []
     var clients: [ClientID: ClientState] = [:]
     var latest: (fix: Fix, at: Double)?
+    /// What the sources powered now were chosen from (`selectSources`); nil before the first choice.
+    var selection: SourceSelectionKey?
     /// The source whose fixes are being delivered (see `LocationEngine+Arbitration`).
     var deliveringSource: SourceID?
     var stationary = StationaryDetector()

@@ -40,11 +40,11 @@ public struct StationaryDetector: Sendable, Hashable {
             isStationary = false
             return
         }
-        let distance = Geodesic.wgs84.inverse(
-            latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude
-        ).distance
         let allowed = max(radius, 2 * max(anchor.accuracy, fix.horizontalAccuracy))
-        if !(distance <= allowed) {
+        let isWithin = Geodesic.wgs84.isDistance(
+            latitude1: anchor.latitude, longitude1: anchor.longitude, latitude2: fix.latitude, longitude2: fix.longitude,
+            atMost: allowed)
+        if !isWithin {
             self.anchor = (now, fix.latitude, fix.longitude, fix.horizontalAccuracy)
             isStationary = false
         } else if now - anchor.time >= window {

@@ -85,6 +85,27 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
         return Work(id: id, scheduler: self)
     }
 
+    /// Moves the timeline on to `instant` from inside the step that is running, when nothing else would
+    /// run first: the timeline runs as fast as possible, no other step is due at or before `instant`, and
+    /// the attached flow's consumer is not behind. A source replaying a recording then hands out its next
+    /// event in the same step instead of scheduling one, which is what the timeline would have done next
+    /// anyway, minus a hand-over per event. False otherwise: the caller schedules a step as usual.
+    ///
+    /// Call it only from work running on the timeline (the step's own thread).
+    public func continueInline(to instant: Double) -> Bool {
+        condition.lock()
+        let flow = self.flow
+        let target = max(instant.isNaN ? current : instant, current)
+        let isFree = speed == .infinity && !isShutDown && !pending.contains { $0.deadline <= target }
+        if isFree, flow?.isReady ?? true {
+            current = target
+            condition.unlock()
+            return true
+        }
+        condition.unlock()
+        return false
+    }
+
     /// Ends the timeline's thread after the step it is running; nothing scheduled runs after that.
     public func shutdown() {
         condition.lock()
@@ -103,7 +124,9 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
     /// The timeline's loop: the earliest step, at its time on the real clock, then the consumer.
     private func run() {
         while let step = nextStep() {
-            step.work()
+            // Consumers on other threads are woken once, when the step is over, not once per event it
+            // handed out (a step of a fast replay hands out many).
+            WakeUpDeferral.collecting { step.work() }
             waitForConsumer()
         }
     }

@@ -17,6 +17,9 @@ public final class DeliveryFlow: @unchecked Sendable {  // safe: every stored va
     private let condition = NSCondition()
     private var inFlightCount = 0
     private var waiters: [@Sendable () -> Void] = []
+    /// Set while `done` runs waiters it resumed (outside the lock): a `whenReady` meanwhile queues
+    /// behind them, so continuations run in the order they were registered (see `whenReady`).
+    private var isResuming = false
 
     /// - Parameter limit: events in flight before the producer waits, ≥ 2.
     public init(limit: Int = 256) {
@@ -41,21 +44,43 @@ public final class DeliveryFlow: @unchecked Sendable {  // safe: every stored va
     public func done(_ count: Int = 1) {
         condition.lock()
         inFlightCount = max(0, inFlightCount - count)
-        var resumed: [@Sendable () -> Void] = []
-        if inFlightCount <= limit / 2 {
-            resumed = waiters
-            waiters.removeAll()
-            condition.broadcast()
+        if inFlightCount <= limit / 2 { condition.broadcast() }
+        guard inFlightCount <= limit / 2, !waiters.isEmpty, !isResuming else {
+            condition.unlock()
+            return
         }
+        isResuming = true
+        repeat {
+            let resumed = waiters
+            waiters.removeAll()
+            condition.unlock()
+            for resume in resumed { resume() }
+            condition.lock()
+        } while !waiters.isEmpty && inFlightCount < limit
+        isResuming = false
         condition.unlock()
-        for resume in resumed { resume() }
     }
 
-    /// Runs `resume` now (on the caller's thread) if fewer than `limit` events are in flight, else on
-    /// the consumer's thread once it has caught up.
+    /// True when a producer may go on at once: fewer than `limit` events in flight, and no earlier
+    /// producer waiting (its turn comes first).
+    public var isReady: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isReadyLocked
+    }
+
+    private var isReadyLocked: Bool { inFlightCount < limit && waiters.isEmpty && !isResuming }
+
+    /// Runs `resume` now (on the caller's thread) if the flow `isReady`, else on the consumer's thread
+    /// once it has caught up.
+    ///
+    /// Continuations run in the order they were registered: one registered while others wait (the
+    /// count may be below the limit and above the half at which they resume), or while `done` is still
+    /// running them, queues behind them. A replay's timeline relies on it: its source's next step is
+    /// scheduled before the timeline goes on (`ReplayScheduler`), or an engine timer would run first.
     public func whenReady(_ resume: @escaping @Sendable () -> Void) {
         condition.lock()
-        guard inFlightCount >= limit else {
+        guard !isReadyLocked else {
             condition.unlock()
             resume()
             return

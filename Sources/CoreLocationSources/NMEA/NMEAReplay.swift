@@ -71,6 +71,27 @@ struct NMEAReplay: Sendable {
         return first.event
     }
 
+    /// The events a replay step at `deadline` hands out, and the time of the next step (nil at the end
+    /// of the log): as fast as possible, up to `NMEAStreamSource.fastReplayBatch` events at once with the
+    /// next step at the same instant; at a recorded pace, one event, the next after the recorded gap
+    /// divided by the speed.
+    mutating func take(
+        pace: NMEAInput.ReplayPace, deadline: Double, receivedAt: Date
+    ) -> (events: [SourceEvent], next: Double?) {
+        var events: [SourceEvent] = []
+        switch pace {
+        case .asFastAsPossible:
+            while events.count < NMEAStreamSource.fastReplayBatch, let event = next(receivedAt: receivedAt) {
+                events.append(event)
+            }
+            return (events, peek(receivedAt: receivedAt) == nil ? nil : deadline)
+        case .recorded(let speed):
+            if let event = next(receivedAt: receivedAt) { events.append(event) }
+            guard peek(receivedAt: receivedAt) != nil else { return (events, nil) }
+            return (events, deadline + gapToNext(receivedAt: receivedAt) / (speed > 0 ? speed : 1))
+        }
+    }
+
     /// Seconds from the last event handed out to the next one, by their UTC times of day (a step
     /// back of more than 12 h is a midnight crossing); 0 when either time is unknown.
     mutating func gapToNext(receivedAt: Date) -> Double {

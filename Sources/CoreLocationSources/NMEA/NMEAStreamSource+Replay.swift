@@ -34,44 +34,50 @@ extension NMEAStreamSource {
         }
     }
 
+    /// One step of the replay. On a timeline that runs as fast as possible, the step goes on to the
+    /// following events while nothing else is due before them (`ReplayScheduler.continueInline`), up
+    /// to `fastReplayBatch` events, rather than scheduling a step for each.
     private func replayStep(generation: Int, deadline: Double) {
         delivery.lock()
         defer { delivery.unlock() }
-        guard case .file(_, let pace) = input else { return }
-        let receivedAt = scheduler.wallClock(at: deadline)
-        let (events, status, next) = state.withLock {
-            state -> ([SourceEvent], NMEAReceiverStatus?, Double?) in
-            guard state.generation == generation, var replay = state.replay else { return ([], nil, nil) }
-            state.work = nil
-            state.replay = nil  // moved out, so its buffers are not copied on write
-            var events: [SourceEvent] = []
-            var next: Double?
-            switch pace {
-            case .asFastAsPossible:
-                while events.count < Self.fastReplayBatch, let event = replay.next(receivedAt: receivedAt) {
-                    events.append(event)
-                }
-                next = replay.peek(receivedAt: receivedAt) == nil ? nil : deadline
-            case .recorded(let speed):
-                if let event = replay.next(receivedAt: receivedAt) { events.append(event) }
-                if replay.peek(receivedAt: receivedAt) != nil {
-                    next = deadline + replay.gapToNext(receivedAt: receivedAt) / (speed > 0 ? speed : 1)
-                }
+        var deadline = deadline
+        var handedOut = 0
+        while let next = replayEvents(generation: generation, deadline: deadline, handedOut: &handedOut) {
+            if handedOut < Self.fastReplayBatch, let timeline = scheduler as? ReplayScheduler,
+                timeline.continueInline(to: next)
+            {
+                deadline = next
+                continue
             }
+            // Backpressure: the next step waits until the consumer has caught up.
+            guard let flow = state.withLock({ $0.flow }) else { return scheduleReplay(generation: generation, at: next) }
+            flow.whenReady { [weak self] in self?.scheduleReplay(generation: generation, at: next) }
+            return
+        }
+    }
+
+    /// Hands out the events due at `deadline`; the time of the next one, or nil when the replay is over
+    /// or was stopped.
+    private func replayEvents(generation: Int, deadline: Double, handedOut: inout Int) -> Double? {
+        guard case .file(let path, let pace) = input else { return nil }
+        let receivedAt = scheduler.wallClock(at: deadline)
+        let taken = state.withLock { state -> (events: [SourceEvent], next: Double?)? in
+            guard state.generation == generation else { return nil }
+            state.work = nil
+            // Mutated in place (optional chaining on the locked state): the replay holds the decoder's
+            // buffers and epoch, which a copy per event would move twice. Its status is read from it
+            // when asked (`status`), not copied out per event.
+            guard let taken = state.replay?.take(pace: pace, deadline: deadline, receivedAt: receivedAt) else { return nil }
+            var events = taken.events
+            let next = taken.next
             if next == nil {
-                if replay.foundNoSentence, case .file(let path, _) = input {
-                    events.append(.unavailable(reason: Self.noSentenceMessage(path)))
-                }
+                if state.replay?.foundNoSentence == true { events.append(.unavailable(reason: Self.noSentenceMessage(path))) }
                 events.append(.finished)
             }
-            state.replay = replay
-            return (events, replay.status, next)
+            return (events, next)
         }
-        guard status != nil else { return }
-        guard deliver(events, generation: generation, status: status) else { return }
-        guard let next else { return }
-        // Backpressure: the next step waits until the consumer has caught up.
-        guard let flow = state.withLock({ $0.flow }) else { return scheduleReplay(generation: generation, at: next) }
-        flow.whenReady { [weak self] in self?.scheduleReplay(generation: generation, at: next) }
+        guard let (events, next) = taken, deliver(events, generation: generation, status: nil) else { return nil }
+        handedOut += events.count
+        return next
     }
 }

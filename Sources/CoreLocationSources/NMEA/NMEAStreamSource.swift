@@ -115,7 +115,7 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     }
 
     /// The receiver's latest status and the stream's sentence counters.
-    public var status: NMEAReceiverStatus { state.withLock { $0.status } }
+    public var status: NMEAReceiverStatus { state.withLock { $0.replay?.status ?? $0.status } }
 
     /// True while a live input is open (device present, connection up); false for replays.
     public var isOpen: Bool { state.withLock { $0.isOpen } }
