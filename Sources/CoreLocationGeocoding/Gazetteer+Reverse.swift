@@ -50,6 +50,11 @@ extension Gazetteer {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
             throw GeocodingError(.invalidInput, "the coordinate is not a valid latitude/longitude")
         }
+        return reverseValid(latitude: latitude, longitude: longitude, language: language)
+    }
+
+    /// `reverse(latitude:longitude:language:)` for a coordinate already checked to be valid.
+    func reverseValid(latitude: Double, longitude: Double, language: String?) -> GeocodedPlace? {
         let lat = Int32((latitude * 1e6).rounded())
         let lon = Int32((longitude * 1e6).rounded())
         let cosLat = cos(latitude * .pi / 180)
