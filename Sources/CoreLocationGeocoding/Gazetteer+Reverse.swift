@@ -55,6 +55,12 @@ extension Gazetteer {
 
     /// `reverse(latitude:longitude:language:)` for a coordinate already checked to be valid.
     func reverseValid(latitude: Double, longitude: Double, language: String?) -> GeocodedPlace? {
+        locate(latitude: latitude, longitude: longitude)
+            .map { place(for: $0, latitude: latitude, longitude: longitude, language: language) }
+    }
+
+    /// The look-up of `reverse(latitude:longitude:language:)` (a valid coordinate), as indices; nil at sea.
+    func locate(latitude: Double, longitude: Double) -> ReverseLocation? {
         let lat = Int32((latitude * 1e6).rounded())
         let lon = Int32((longitude * 1e6).rounded())
         let cosLat = cos(latitude * .pi / 180)
@@ -66,33 +72,53 @@ extension Gazetteer {
             countryCode = places.country[coastal.index]
             countryIndex = countryByCode[Int(places.country[coastal.index])]
         }
-        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
         let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
-        result.isoCountryCode = code.map { text[Int($0)] }
-        result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
-
+        var location = ReverseLocation(countryIndex: countryIndex.map { Int32($0) } ?? -1, code: code ?? 0)
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
-        let searchable = code.map { codesWithPlaces.contains($0) } ?? false
         if let locality {
-            result.administrativeArea = text.optional(Int(places.admin1[locality]))
+            location.locality = Int32(locality)
+        } else if let code, codesWithPlaces.contains(code),
+                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
+            location.anchor = Int32(anchor.index)
+            location.anchorGivesAdminAreas = anchor.distance <= Self.adminAreaReach
+        }
+        if let district { location.district = Int32(district) }
+        return location
+    }
+
+    /// The answer for what `locate` found at the coordinate (degrees).
+    func place(for location: ReverseLocation, latitude: Double, longitude: Double, language: String?)
+        -> GeocodedPlace
+    {
+        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
+        let isoCountryCode = location.code == 0 ? nil : text[Int(location.code)]
+        let country = countryName(countryIndex: location.countryIndex < 0 ? nil : Int(location.countryIndex),
+                                  code: isoCountryCode, language: language)
+        var administrativeArea: String?
+        var localityName: String?
+        if location.locality >= 0 {
+            let locality = Int(location.locality)
+            administrativeArea = text.optional(Int(places.admin1[locality]))
             result.subAdministrativeArea = text.optional(Int(places.admin2[locality]))
             result.timeZone = text.optional(Int(places.timeZone[locality]))
-        } else if searchable,
-                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
-            result.timeZone = text.optional(Int(places.timeZone[anchor.index]))
-            if anchor.distance <= Self.adminAreaReach {
-                result.administrativeArea = text.optional(Int(places.admin1[anchor.index]))
-                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor.index]))
-            }
-        }
-        if let locality {
-            result.locality = placeName(locality, language: language)
+            localityName = placeName(locality, language: language)
             result.regionLatitude = Double(places.latitude[locality]) / 1e6
             result.regionLongitude = Double(places.longitude[locality]) / 1e6
             result.regionRadius = Self.coverageRadius(population: places.population[locality])
+        } else if location.anchor >= 0 {
+            let anchor = Int(location.anchor)
+            result.timeZone = text.optional(Int(places.timeZone[anchor]))
+            if location.anchorGivesAdminAreas {
+                administrativeArea = text.optional(Int(places.admin1[anchor]))
+                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor]))
+            }
         }
-        if let district { result.subLocality = placeName(district, language: language) }
-        result.name = result.locality ?? result.administrativeArea ?? result.country
+        if location.district >= 0 { result.subLocality = placeName(Int(location.district), language: language) }
+        result.name = localityName ?? administrativeArea ?? country
+        result.isoCountryCode = isoCountryCode
+        result.country = country
+        result.administrativeArea = administrativeArea
+        result.locality = localityName
         return result
     }
 
