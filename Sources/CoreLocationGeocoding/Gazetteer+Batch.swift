@@ -53,8 +53,33 @@ extension Gazetteer {
             let column = UInt64(min(3_599, max(0, Int((point.longitude + 180) * 10))))
             keys.append(interleave(row, column) << 32 | UInt64(index))
         }
-        keys.sort()
+        if keys.count < 256 {
+            keys.sort()
+        } else {
+            radixSort(&keys)
+        }
         return keys.map { Int($0 & 0xFFFF_FFFF) }
+    }
+
+    /// Sorts keys whose Morton code (bits 32–55) is below 2²⁴ by that code, stably (so by index among equal codes):
+    /// three passes of 8 bits, a few nanoseconds a key where `sort()` took ~50 (3 % of a batch).
+    static func radixSort(_ keys: inout [UInt64]) {
+        var other = [UInt64](repeating: 0, count: keys.count)
+        for shift in stride(from: UInt64(32), to: 56, by: 8) {
+            var counts = [Int](repeating: 0, count: 257)
+            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            for digit in 0..<256 { counts[digit + 1] += counts[digit] }
+            keys.withUnsafeBufferPointer { source in
+                other.withUnsafeMutableBufferPointer { target in
+                    for key in source {
+                        let digit = Int((key >> shift) & 0xFF)
+                        target[counts[digit]] = key
+                        counts[digit] += 1
+                    }
+                }
+            }
+            swap(&keys, &other)
+        }
     }
 
     /// The Morton code of a cell: the bits of `row` and `column` (each below 2¹⁶) interleaved.

@@ -77,8 +77,12 @@ extension Gazetteer {
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
         if let locality {
             location.locality = Int32(locality)
-        } else if let code, codesWithPlaces.contains(code),
-                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
+        } else if let code,
+                  // The country's places in the tree (none: no time zone) by index, without hashing; near a
+                  // coast, the nearest place's code may have no feature: then by code.
+                  case let block = countryIndex.map({ countryPlaces[$0] }) ?? placeTree.blocks[code] ?? 0..<0,
+                  !block.isEmpty,
+                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, block: block) {
             location.anchor = Int32(anchor.index)
             location.anchorGivesAdminAreas = anchor.distance <= Self.adminAreaReach
         }
@@ -90,36 +94,36 @@ extension Gazetteer {
     func place(for location: ReverseLocation, latitude: Double, longitude: Double, language: String?)
         -> GeocodedPlace
     {
-        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
         let isoCountryCode = location.code == 0 ? nil : text[Int(location.code)]
         let country = countryName(countryIndex: location.countryIndex < 0 ? nil : Int(location.countryIndex),
                                   code: isoCountryCode, language: language)
         var administrativeArea: String?
+        var subAdministrativeArea: String?
+        var timeZone: String?
         var localityName: String?
+        var region: (latitude: Double, longitude: Double, radius: Double)?
         if location.locality >= 0 {
             let locality = Int(location.locality)
             administrativeArea = text.optional(Int(places.admin1[locality]))
-            result.subAdministrativeArea = text.optional(Int(places.admin2[locality]))
-            result.timeZone = text.optional(Int(places.timeZone[locality]))
+            subAdministrativeArea = text.optional(Int(places.admin2[locality]))
+            timeZone = text.optional(Int(places.timeZone[locality]))
             localityName = placeName(locality, language: language)
-            result.regionLatitude = Double(places.latitude[locality]) / 1e6
-            result.regionLongitude = Double(places.longitude[locality]) / 1e6
-            result.regionRadius = Self.coverageRadius(population: places.population[locality])
+            region = (Double(places.latitude[locality]) / 1e6, Double(places.longitude[locality]) / 1e6,
+                      Self.coverageRadius(population: places.population[locality]))
         } else if location.anchor >= 0 {
             let anchor = Int(location.anchor)
-            result.timeZone = text.optional(Int(places.timeZone[anchor]))
+            timeZone = text.optional(Int(places.timeZone[anchor]))
             if location.anchorGivesAdminAreas {
                 administrativeArea = text.optional(Int(places.admin1[anchor]))
-                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor]))
+                subAdministrativeArea = text.optional(Int(places.admin2[anchor]))
             }
         }
-        if location.district >= 0 { result.subLocality = placeName(Int(location.district), language: language) }
-        result.name = localityName ?? administrativeArea ?? country
-        result.isoCountryCode = isoCountryCode
-        result.country = country
-        result.administrativeArea = administrativeArea
-        result.locality = localityName
-        return result
+        let subLocality = location.district >= 0 ? placeName(Int(location.district), language: language) : nil
+        return GeocodedPlace(
+            latitude: latitude, longitude: longitude, name: localityName ?? administrativeArea ?? country,
+            locality: localityName, subLocality: subLocality, administrativeArea: administrativeArea,
+            subAdministrativeArea: subAdministrativeArea, isoCountryCode: isoCountryCode, country: country,
+            timeZone: timeZone, region: region)
     }
 
     func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
@@ -163,8 +167,12 @@ extension Gazetteer {
     /// maxRadius: anchorRadius)` returns, found in the country's k-d tree. The window search stops at the nearest
     /// place once it is within its window's radius, so the two agree whenever the nearest place is within
     /// `anchorRadius` rows; farther (rare: the interior of Greenland's ice), the window search answers, as before.
-    func anchorPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (index: Int, distance: Double)? {
-        if let country, let nearest = placeTree.nearest(country: country, latitude: lat, longitude: lon, cosLat: cosLat),
+    /// `block`, when given, is the country's `placeTree.blocks` entry.
+    func anchorPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, block: Range<Int>? = nil)
+        -> (index: Int, distance: Double)?
+    {
+        if let country,
+           let nearest = placeTree.nearest(country: country, block: block, latitude: lat, longitude: lon, cosLat: cosLat),
            nearest.distance <= Double(Self.anchorRadius) * 0.25 * Self.metresPerDegree {
             return nearest
         }

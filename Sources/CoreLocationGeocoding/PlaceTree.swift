@@ -76,8 +76,11 @@ struct PlaceTree: Sendable {
 
     /// The nearest place of the country with code string index `country`, with its distance (m); nil when the
     /// country has no places.
-    func nearest(country: Int32, latitude: Int32, longitude: Int32, cosLat: Double) -> (index: Int, distance: Double)? {
-        guard let block = blocks[country], !block.isEmpty else { return nil }
+    /// `block`, when given, must be `blocks[country]` (the caller looked it up once: a dictionary look-up a query).
+    func nearest(country: Int32, block: Range<Int>? = nil, latitude: Int32, longitude: Int32, cosLat: Double)
+        -> (index: Int, distance: Double)?
+    {
+        guard let block = block ?? blocks[country], !block.isEmpty else { return nil }
         return nodes.withUnsafeBufferPointer { buffer in
             var search = Search(nodes: buffer, latitude: latitude, longitude: longitude, cosLat: cosLat)
             search.visit(block.lowerBound, block.upperBound)
