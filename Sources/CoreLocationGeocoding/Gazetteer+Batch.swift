@@ -61,7 +61,8 @@ extension Gazetteer {
         return keys.map { Int($0 & 0xFFFF_FFFF) }
     }
 
-    /// Sorts keys whose Morton code (bits 32–55) is below 2²⁴ by that code, stably (so by index among equal codes):
+    /// Sorts keys whose Morton code (bits 32–55) is below 2²⁴ by that code, stably (so by index among equal
+    /// codes):
     /// three passes of 8 bits, a few nanoseconds a key where `sort()` took ~50 (3 % of a batch).
     static func radixSort(_ keys: inout [UInt64]) {
         var other = [UInt64](repeating: 0, count: keys.count)

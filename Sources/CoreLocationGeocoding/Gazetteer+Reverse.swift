@@ -172,7 +172,8 @@ extension Gazetteer {
         -> (index: Int, distance: Double)?
     {
         if let country,
-           let nearest = placeTree.nearest(country: country, block: block, latitude: lat, longitude: lon, cosLat: cosLat),
+           let nearest = placeTree.nearest(
+               country: country, block: block, latitude: lat, longitude: lon, cosLat: cosLat),
            nearest.distance <= Double(Self.anchorRadius) * 0.25 * Self.metresPerDegree {
             return nearest
         }
