@@ -25,8 +25,12 @@ extension Gazetteer {
         // 280-byte answers are written sequentially, not scattered.
         var locations = [ReverseLocation?](repeating: nil, count: coordinates.count)
         locations.withUnsafeMutableBufferPointer { buffer in
+            var previous: ReverseLocation?
             for index in Self.visitingOrder(coordinates) {
-                buffer[index] = locate(latitude: coordinates[index].latitude, longitude: coordinates[index].longitude)
+                let point = coordinates[index]
+                let location = locate(latitude: point.latitude, longitude: point.longitude, hint: previous)
+                buffer[index] = location
+                if location != nil { previous = location }
             }
         }
         let answers = [GeocodedPlace?](unsafeUninitializedCapacity: coordinates.count) { buffer, initialized in

@@ -60,7 +60,9 @@ extension Gazetteer {
     }
 
     /// The look-up of `reverse(latitude:longitude:language:)` (a valid coordinate), as indices; nil at sea.
-    func locate(latitude: Double, longitude: Double) -> ReverseLocation? {
+    /// `hint`: the previous point's location in a batch; when it is in the same country, its anchor seeds the
+    /// nearest-place search (the same answer, found sooner: `PlaceTree.nearest(seed:)`).
+    func locate(latitude: Double, longitude: Double, hint: ReverseLocation? = nil) -> ReverseLocation? {
         let lat = Int32((latitude * 1e6).rounded())
         let lon = Int32((longitude * 1e6).rounded())
         let cosLat = cos(latitude * .pi / 180)
@@ -82,8 +84,10 @@ extension Gazetteer {
                   // coast, the nearest place's code may have no feature: then by code.
                   case let block = countryIndex.map({ countryPlaces[$0] }) ?? placeTree.blocks[code] ?? 0..<0,
                   !block.isEmpty,
-                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, block: block) {
+                  case let seed = hint.flatMap({ $0.code == code && $0.anchorSlot >= 0 ? Int($0.anchorSlot) : nil }),
+                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, block: block, seed: seed) {
             location.anchor = Int32(anchor.index)
+            location.anchorSlot = Int32(anchor.slot)
             location.anchorGivesAdminAreas = anchor.distance <= Self.adminAreaReach
         }
         if let district { location.district = Int32(district) }
@@ -168,16 +172,19 @@ extension Gazetteer {
     /// place once it is within its window's radius, so the two agree whenever the nearest place is within
     /// `anchorRadius` rows; farther (rare: the interior of Greenland's ice), the window search answers, as before.
     /// `block`, when given, is the country's `placeTree.blocks` entry.
-    func anchorPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?, block: Range<Int>? = nil)
-        -> (index: Int, distance: Double)?
-    {
+    /// `seed`: a slot of the country's tree to start from (`PlaceTree.nearest(seed:)`). The answer's `slot` is the
+    /// tree's slot of the place, or -1 when the window search answered.
+    func anchorPlace(
+        lat: Int32, lon: Int32, cosLat: Double, country: Int32?, block: Range<Int>? = nil, seed: Int? = nil
+    ) -> (index: Int, distance: Double, slot: Int)? {
         if let country,
            let nearest = placeTree.nearest(
-               country: country, block: block, latitude: lat, longitude: lon, cosLat: cosLat),
+               country: country, block: block, seed: seed, latitude: lat, longitude: lon, cosLat: cosLat),
            nearest.distance <= Double(Self.anchorRadius) * 0.25 * Self.metresPerDegree {
             return nearest
         }
         return nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: country, maxRadius: Self.anchorRadius)
+            .map { ($0.index, $0.distance, -1) }
     }
 
     /// The nearest place (optionally of one country) within `maxRadius` rows of 0.25° cells, by the

@@ -13,4 +13,6 @@ struct ReverseLocation: Sendable {
     var anchor: Int32 = -1
     /// Whether the anchor is near enough (`Gazetteer.adminAreaReach`) to give the administrative areas.
     var anchorGivesAdminAreas = false
+    /// The anchor's slot in the country's place tree, when the tree found it (a batch seeds the next search with it).
+    var anchorSlot: Int32 = -1
 }

@@ -91,6 +91,33 @@ import Testing
         #expect(Gazetteer.interleave(0, 2) == 4 && Gazetteer.interleave(1_799, 3_599) < 1 << 24)
     }
 
+    /// A seed (any slot of the country's tree: near, far, the nearest itself) changes only where the search starts:
+    /// the answer is the unseeded one, place and distance.
+    @Test func aSeededTreeSearchFindsTheSameNearestPlace() throws {
+        let gazetteer = try Gazetteer.bundled()
+        var generator = SplitMix64(seed: 0x5EED)
+        var compared = 0
+        for _ in 0..<2_000 {
+            let place = Int(generator.next() % UInt64(gazetteer.placeCount))
+            let code = gazetteer.places.country[place]
+            guard let block = gazetteer.placeTree.blocks[code] else { continue }
+            let lat = gazetteer.places.latitude[place] + Int32(generator.next() % 4_000_001) - 2_000_000
+            let lon = gazetteer.places.longitude[place] + Int32(generator.next() % 4_000_001) - 2_000_000
+            let latitude = max(-90_000_000, min(90_000_000, lat)), longitude = max(-180_000_000, min(180_000_000, lon))
+            let cosLat = cos(Double(latitude) / 1e6 * .pi / 180)
+            let plain = gazetteer.placeTree.nearest(country: code, latitude: latitude, longitude: longitude,
+                                                    cosLat: cosLat)
+            let seed = block.lowerBound + Int(generator.next() % UInt64(block.count))
+            for seed in [seed, plain?.slot ?? seed] {
+                let seeded = gazetteer.placeTree.nearest(
+                    country: code, block: block, seed: seed, latitude: latitude, longitude: longitude, cosLat: cosLat)
+                #expect(seeded?.index == plain?.index && seeded?.distance == plain?.distance && seeded != nil)
+            }
+            compared += 1
+        }
+        #expect(compared > 1_000)
+    }
+
     @Test func anInvalidCoordinateRefusesTheBatch() throws {
         let gazetteer = try Gazetteer.bundled()
         #expect(throws: GeocodingError.self) { try gazetteer.reverse([(52.5, 13.4), (91, 0)]) }
