@@ -85,7 +85,8 @@ extension Gazetteer {
                   case let block = countryIndex.map({ countryPlaces[$0] }) ?? placeTree.blocks[code] ?? 0..<0,
                   !block.isEmpty,
                   case let seed = hint.flatMap({ $0.code == code && $0.anchorSlot >= 0 ? Int($0.anchorSlot) : nil }),
-                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code, block: block, seed: seed) {
+                  let anchor = anchorPlace(
+                      lat: lat, lon: lon, cosLat: cosLat, country: code, block: block, seed: seed) {
             location.anchor = Int32(anchor.index)
             location.anchorSlot = Int32(anchor.slot)
             location.anchorGivesAdminAreas = anchor.distance <= Self.adminAreaReach
