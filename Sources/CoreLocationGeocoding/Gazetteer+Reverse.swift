@@ -50,6 +50,19 @@ extension Gazetteer {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
             throw GeocodingError(.invalidInput, "the coordinate is not a valid latitude/longitude")
         }
+        return reverseValid(latitude: latitude, longitude: longitude, language: language)
+    }
+
+    /// `reverse(latitude:longitude:language:)` for a coordinate already checked to be valid.
+    func reverseValid(latitude: Double, longitude: Double, language: String?) -> GeocodedPlace? {
+        locate(latitude: latitude, longitude: longitude)
+            .map { place(for: $0, latitude: latitude, longitude: longitude, language: language) }
+    }
+
+    /// The look-up of `reverse(latitude:longitude:language:)` (a valid coordinate), as indices; nil at sea.
+    /// `hint`: the previous point's location in a batch; when it is in the same country, its anchor seeds the
+    /// nearest-place search (the same answer, found sooner: `PlaceTree.nearest(seed:)`).
+    func locate(latitude: Double, longitude: Double, hint: ReverseLocation? = nil) -> ReverseLocation? {
         let lat = Int32((latitude * 1e6).rounded())
         let lon = Int32((longitude * 1e6).rounded())
         let cosLat = cos(latitude * .pi / 180)
@@ -61,34 +74,61 @@ extension Gazetteer {
             countryCode = places.country[coastal.index]
             countryIndex = countryByCode[Int(places.country[coastal.index])]
         }
-        var result = GeocodedPlace(latitude: latitude, longitude: longitude)
         let code = countryCode.flatMap { $0 == 0 ? nil : $0 }
-        result.isoCountryCode = code.map { text[Int($0)] }
-        result.country = countryName(countryIndex: countryIndex, code: result.isoCountryCode, language: language)
-
+        var location = ReverseLocation(countryIndex: countryIndex.map { Int32($0) } ?? -1, code: code ?? 0)
         let (locality, district) = bestLocality(lat: lat, lon: lon, cosLat: cosLat, country: code)
-        let searchable = code.map { codesWithPlaces.contains($0) } ?? false
         if let locality {
-            result.administrativeArea = text.optional(Int(places.admin1[locality]))
-            result.subAdministrativeArea = text.optional(Int(places.admin2[locality]))
-            result.timeZone = text.optional(Int(places.timeZone[locality]))
-        } else if searchable,
-                  let anchor = anchorPlace(lat: lat, lon: lon, cosLat: cosLat, country: code) {
-            result.timeZone = text.optional(Int(places.timeZone[anchor.index]))
-            if anchor.distance <= Self.adminAreaReach {
-                result.administrativeArea = text.optional(Int(places.admin1[anchor.index]))
-                result.subAdministrativeArea = text.optional(Int(places.admin2[anchor.index]))
+            location.locality = Int32(locality)
+        } else if let code,
+                  // The country's places in the tree (none: no time zone) by index, without hashing; near a
+                  // coast, the nearest place's code may have no feature: then by code.
+                  case let block = countryIndex.map({ countryPlaces[$0] }) ?? placeTree.blocks[code] ?? 0..<0,
+                  !block.isEmpty,
+                  case let seed = hint.flatMap({ $0.code == code && $0.anchorSlot >= 0 ? Int($0.anchorSlot) : nil }),
+                  let anchor = anchorPlace(
+                      lat: lat, lon: lon, cosLat: cosLat, country: code, block: block, seed: seed) {
+            location.anchor = Int32(anchor.index)
+            location.anchorSlot = Int32(anchor.slot)
+            location.anchorGivesAdminAreas = anchor.distance <= Self.adminAreaReach
+        }
+        if let district { location.district = Int32(district) }
+        return location
+    }
+
+    /// The answer for what `locate` found at the coordinate (degrees).
+    func place(for location: ReverseLocation, latitude: Double, longitude: Double, language: String?)
+        -> GeocodedPlace
+    {
+        let isoCountryCode = location.code == 0 ? nil : text[Int(location.code)]
+        let country = countryName(countryIndex: location.countryIndex < 0 ? nil : Int(location.countryIndex),
+                                  code: isoCountryCode, language: language)
+        var administrativeArea: String?
+        var subAdministrativeArea: String?
+        var timeZone: String?
+        var localityName: String?
+        var region: (latitude: Double, longitude: Double, radius: Double)?
+        if location.locality >= 0 {
+            let locality = Int(location.locality)
+            administrativeArea = text.optional(Int(places.admin1[locality]))
+            subAdministrativeArea = text.optional(Int(places.admin2[locality]))
+            timeZone = text.optional(Int(places.timeZone[locality]))
+            localityName = placeName(locality, language: language)
+            region = (Double(places.latitude[locality]) / 1e6, Double(places.longitude[locality]) / 1e6,
+                      Self.coverageRadius(population: places.population[locality]))
+        } else if location.anchor >= 0 {
+            let anchor = Int(location.anchor)
+            timeZone = text.optional(Int(places.timeZone[anchor]))
+            if location.anchorGivesAdminAreas {
+                administrativeArea = text.optional(Int(places.admin1[anchor]))
+                subAdministrativeArea = text.optional(Int(places.admin2[anchor]))
             }
         }
-        if let locality {
-            result.locality = placeName(locality, language: language)
-            result.regionLatitude = Double(places.latitude[locality]) / 1e6
-            result.regionLongitude = Double(places.longitude[locality]) / 1e6
-            result.regionRadius = Self.coverageRadius(population: places.population[locality])
-        }
-        if let district { result.subLocality = placeName(district, language: language) }
-        result.name = result.locality ?? result.administrativeArea ?? result.country
-        return result
+        let subLocality = location.district >= 0 ? placeName(Int(location.district), language: language) : nil
+        return GeocodedPlace(
+            latitude: latitude, longitude: longitude, name: localityName ?? administrativeArea ?? country,
+            locality: localityName, subLocality: subLocality, administrativeArea: administrativeArea,
+            subAdministrativeArea: subAdministrativeArea, isoCountryCode: isoCountryCode, country: country,
+            timeZone: timeZone, region: region)
     }
 
     func distance(_ index: Int, lat: Int32, lon: Int32, cosLat: Double) -> Double {
@@ -132,12 +172,20 @@ extension Gazetteer {
     /// maxRadius: anchorRadius)` returns, found in the country's k-d tree. The window search stops at the nearest
     /// place once it is within its window's radius, so the two agree whenever the nearest place is within
     /// `anchorRadius` rows; farther (rare: the interior of Greenland's ice), the window search answers, as before.
-    func anchorPlace(lat: Int32, lon: Int32, cosLat: Double, country: Int32?) -> (index: Int, distance: Double)? {
-        if let country, let nearest = placeTree.nearest(country: country, latitude: lat, longitude: lon, cosLat: cosLat),
+    /// `block`, when given, is the country's `placeTree.blocks` entry.
+    /// `seed`: a slot of the country's tree to start from (`PlaceTree.nearest(seed:)`). The answer's `slot` is the
+    /// tree's slot of the place, or -1 when the window search answered.
+    func anchorPlace(
+        lat: Int32, lon: Int32, cosLat: Double, country: Int32?, block: Range<Int>? = nil, seed: Int? = nil
+    ) -> (index: Int, distance: Double, slot: Int)? {
+        if let country,
+           let nearest = placeTree.nearest(
+               country: country, block: block, seed: seed, latitude: lat, longitude: lon, cosLat: cosLat),
            nearest.distance <= Double(Self.anchorRadius) * 0.25 * Self.metresPerDegree {
             return nearest
         }
         return nearestPlace(lat: lat, lon: lon, cosLat: cosLat, country: country, maxRadius: Self.anchorRadius)
+            .map { ($0.index, $0.distance, -1) }
     }
 
     /// The nearest place (optionally of one country) within `maxRadius` rows of 0.25° cells, by the

@@ -40,10 +40,11 @@ public final class Gazetteer: Sendable {
     let polygons: CountryIndex
     let placeGrid: PlaceGrid
     let placeTree: PlaceTree
+    /// Each country's slot range in `placeTree` (`placeTree.blocks` of its ISO code), by country index; empty when
+    /// the country has no code or no places.
+    let countryPlaces: [Range<Int>]
     /// ISO 3166-2 code suffixes of first-level divisions: (country code, admin1 name) string indices → suffix.
     let abbreviations: [AdminKey: Int]
-    /// String indices of the country codes that have at least one place (Antarctica has none).
-    let codesWithPlaces: Set<Int32>
     let forward = Mutex<ForwardIndex?>(nil)
 
     struct AdminKey: Hashable, Sendable {
@@ -95,7 +96,9 @@ public final class Gazetteer: Sendable {
             reach: places.population.map(Self.localityReach(population:)))
         self.placeTree = try PlaceTree(file.reader("TREE"), latitude: places.latitude, longitude: places.longitude,
                                        country: places.country)
-        self.codesWithPlaces = Set(places.country)
+        self.countryPlaces = countries.map { [placeTree] in
+            $0.iso2 == 0 ? 0..<0 : placeTree.blocks[Int32($0.iso2)] ?? 0..<0
+        }
     }
 
     private static func decodePlaces(_ reader: ByteReader, stringCount: Int) throws(GeocodingError) -> Places {

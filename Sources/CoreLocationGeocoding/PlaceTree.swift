@@ -76,12 +76,19 @@ struct PlaceTree: Sendable {
 
     /// The nearest place of the country with code string index `country`, with its distance (m); nil when the
     /// country has no places.
-    func nearest(country: Int32, latitude: Int32, longitude: Int32, cosLat: Double) -> (index: Int, distance: Double)? {
-        guard let block = blocks[country], !block.isEmpty else { return nil }
+    /// `block`, when given, must be `blocks[country]` (the caller looked it up once: a dictionary look-up a query).
+    /// `seed`, when given, is a slot of the country's block (a batch passes the previous point's answer): the
+    /// search starts with it as the best so far, so it prunes from the first node. The answer is the same (the
+    /// nearest place; ties: lower index), only found sooner when the seed is near.
+    func nearest(
+        country: Int32, block: Range<Int>? = nil, seed: Int? = nil, latitude: Int32, longitude: Int32, cosLat: Double
+    ) -> (index: Int, distance: Double, slot: Int)? {
+        guard let block = block ?? blocks[country], !block.isEmpty else { return nil }
         return nodes.withUnsafeBufferPointer { buffer in
             var search = Search(nodes: buffer, latitude: latitude, longitude: longitude, cosLat: cosLat)
+            if let seed, block.contains(seed) { search.consider(seed) }
             search.visit(block.lowerBound, block.upperBound)
-            return search.bestPlace < 0 ? nil : (Int(search.bestPlace), search.bestDistance)
+            return search.bestPlace < 0 ? nil : (Int(search.bestPlace), search.bestDistance, search.bestSlot)
         }
     }
 
@@ -91,6 +98,7 @@ struct PlaceTree: Sendable {
         let longitude: Int32
         let cosLat: Double
         var bestPlace: Int32 = -1
+        var bestSlot = -1
         /// The best place's squared distance in (microdegrees)², as `Gazetteer.distance` computes it before its
         /// square root, and that distance (m).
         var bestSquared = Double.infinity
@@ -118,6 +126,7 @@ struct PlaceTree: Sendable {
                 bestDistance = d
                 bestSquared = q
                 bestPlace = node.place
+                bestSlot = slot
             }
         }
 

@@ -61,6 +61,17 @@ let coldLoad = loadTimes[0]
 var warmLoads = Array(loadTimes.dropFirst())
 warmLoads.sort()
 
+// GEOCODING_BENCH_PROFILE=K: only the batch, K times (for `perf record`: the profile then shows the batch alone).
+if let profile = ProcessInfo.processInfo.environment["GEOCODING_BENCH_PROFILE"].flatMap({ Int($0) }) {
+    let coordinates = points.map { (latitude: $0.0, longitude: $0.1) }
+    var answered = 0
+    let cpuStart = threadCPUSeconds()
+    for _ in 0..<profile { answered += ((try? gazetteer.reverse(coordinates)) ?? []).count }
+    print(label, String(format: "profile batch_cpu_per_query_us %.3f answered %d",
+                        (threadCPUSeconds() - cpuStart) / Double(max(1, profile * points.count)) * 1e6, answered))
+    exit(0)
+}
+
 // Single queries: each one timed on its own.
 var latencies: [Double] = []
 latencies.reserveCapacity(points.count)
@@ -81,25 +92,45 @@ let p99 = latencies[latencies.count * 99 / 100] * 1e6
 let landP50 = land.isEmpty ? 0 : land[land.count / 2] * 1e6
 let landP99 = land.isEmpty ? 0 : land[land.count * 99 / 100] * 1e6
 
-// Batch: the whole list in one loop, repeated; median throughput.
+// Batch: the whole list in one call of the batch entry point (`Gazetteer.reverse(_:)`: it visits the points in
+// Z-order of their cells and answers in input order; the sort, the answers and their release are timed, as
+// reverse_geocoder's one vectorised `query` builds and drops its list of dicts), repeated; median throughput.
+// Then the same list as a loop of single calls (the batch figure before the batch entry point), for comparison.
+let coordinates = points.map { (latitude: $0.0, longitude: $0.1) }
 var batchTimes: [Double] = []
 var batchCPUTimes: [Double] = []
+var loopCPUTimes: [Double] = []
 var checksum = 0
 for _ in 0..<repetitions {
     let start = clock.now
     let cpuStart = threadCPUSeconds()
+    do {
+        let batch = (try? gazetteer.reverse(coordinates)) ?? []
+        checksum &+= batch.count + (batch.last??.locality?.utf8.count ?? 0)
+    }
+    batchCPUTimes.append(threadCPUSeconds() - cpuStart)
+    batchTimes.append(seconds(clock.now - start))
+    let loopStart = threadCPUSeconds()
     for (lat, lon) in points {
         if let place = try? gazetteer.reverse(latitude: lat, longitude: lon) {
             checksum &+= place.locality?.utf8.count ?? 1
         }
     }
-    batchCPUTimes.append(threadCPUSeconds() - cpuStart)
-    batchTimes.append(seconds(clock.now - start))
+    loopCPUTimes.append(threadCPUSeconds() - loopStart)
+}
+// The batch must answer exactly what the single calls answered, in the same order (checked untimed).
+let checkBatch = (try? gazetteer.reverse(coordinates)) ?? []
+let batchMismatches = checkBatch.count == answers.count ? zip(checkBatch, answers).filter { $0.0 != $0.1 }.count : -1
+guard batchMismatches == 0 else {
+    FileHandle.standardError.write(Data("the batch answers differ from the single answers (\(batchMismatches))\n".utf8))
+    exit(1)
 }
 batchTimes.sort()
 batchCPUTimes.sort()
+loopCPUTimes.sort()
 let batchMedian = batchTimes[batchTimes.count / 2]
 let batchCPUMedian = batchCPUTimes[batchCPUTimes.count / 2]
+let loopCPUMedian = loopCPUTimes[loopCPUTimes.count / 2]
 
 // Forward: the first query builds the name index; then the localities found above, as queries.
 let names = Array(answers.compactMap { $0?.locality }.prefix(10_000))
@@ -151,3 +182,4 @@ if !forwardLatencies.isEmpty {
 print(label, String(format: "batch_per_query_us %.3f batch_cpu_per_query_us %.3f batch_queries_per_s %.0f (checksum %d)",
              batchMedian / Double(points.count) * 1e6, batchCPUMedian / Double(points.count) * 1e6,
              Double(points.count) / batchMedian, checksum))
+print(label, String(format: "loop_cpu_per_query_us %.3f", loopCPUMedian / Double(points.count) * 1e6))
