@@ -2,7 +2,8 @@
 # Replay throughput and peak memory against input size: `locationctl track` replaying generated GPX
 # and NMEA recordings as fast as possible (--speed max, CSV to /dev/null), beside gpsd's own decoder
 # (`gpsdecode -j`) on the same NMEA file, in one run. Peak RSS is GNU time's %M (the child's
-# ru_maxrss; GNU time forks, so no parent address space is counted). Medians of REPETITIONS runs.
+# ru_maxrss; GNU time forks, so no parent address space is counted); elapsed time from `date +%s%N`
+# around it (GNU time's fork included on both sides). Medians of REPETITIONS runs.
 # Usage: Benchmarks/replay/run.sh [SIZES] [REPETITIONS]   (defaults "10000 100000 1000000" and 3)
 # Needs: swift, python3, gpsdecode (apt-get install gpsd-clients), GNU time (apt-get install time).
 set -euo pipefail
@@ -33,9 +34,14 @@ measure() {
     local n="$1" label="$2"; shift 2
     local rates=() peaks=()
     for _ in $(seq "$reps"); do
-        /usr/bin/time -o "$out/time.txt" -f "%e %M" "$@" >/dev/null </dev/null
-        read -r seconds kib <"$out/time.txt"
-        rates+=("$(python3 -c "print(int($n / max($seconds, 0.01)))")")
+        # Elapsed from the shell's clock in nanoseconds (GNU time's %e has 10 ms steps: too coarse at 10^4,
+        # where both sides take about 0.1 s); GNU time for the peak resident memory only.
+        local start end
+        start="$(date +%s%N)"
+        /usr/bin/time -o "$out/time.txt" -f "%M" "$@" >/dev/null </dev/null
+        end="$(date +%s%N)"
+        read -r kib <"$out/time.txt"
+        rates+=("$(python3 -c "print(int($n / max(($end - $start) / 1e9, 1e-6)))")")
         peaks+=("$kib")
     done
     local rate peak

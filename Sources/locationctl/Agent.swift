@@ -9,6 +9,7 @@ extension AgentAnswer.Choice: ExpressibleByArgument {}
 extension LocationCtl {
     struct Agent: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "agent",
             abstract: "Answer the location prompts of your apps that have no terminal (locationd's per-user agent).",
             discussion: """
                 Apps that use locationd ask for authorization through it. While an agent of yours runs, \

@@ -6,6 +6,7 @@ import CoreLocationStorage
 extension LocationCtl {
     struct Authorize: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "authorize",
             abstract: "Decide what an app may do with your location, as the Settings app does.",
             discussion: """
                 An app is named by its bundle identifier (CFBundleIdentifier in its Info.plist) or, \

@@ -5,6 +5,7 @@ import Foundation
 extension LocationCtl {
     struct Background: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "background",
             abstract: "Apps locationd starts again for their background events (Background App Refresh).",
             discussion: """
                 Without arguments: each app that monitors regions with its launch target (the executable, \

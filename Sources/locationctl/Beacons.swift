@@ -7,6 +7,7 @@ extension LocationCtl {
     /// `locationctl beacons`: ranges iBeacon/AltBeacon beacons once a second (docs/beacons.md).
     struct Beacons: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "beacons",
             abstract: "Range iBeacon and AltBeacon beacons through BlueZ, or replay recorded advertisements.",
             discussion: """
                 Prints one ranging result a second, as CLLocationManager's didRange delivers it: the beacons \

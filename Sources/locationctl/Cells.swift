@@ -7,6 +7,7 @@ extension LocationCtl {
     /// `locationctl cells`: the offline cell table (docs/decisions/0034).
     struct Cells: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cells",
             abstract: "Cell positioning: import a cell table, look a cell up.",
             discussion: """
                 The modem source turns the serving cell into a position from a cell table you import once \
@@ -33,6 +34,7 @@ extension LocationCtl.Cells {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a CSV in OpenCelliD's layout (plain or .gz) into the cell table; bad rows are skipped.")
 
         @Argument(help: ArgumentHelp("The CSV file.", valueName: "FILE.csv[.gz]"))
@@ -80,6 +82,7 @@ extension LocationCtl.Cells {
 
     struct Lookup: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lookup",
             abstract: "Where the table puts a cell given as ModemManager prints it (MCC,MNC,LAC,CI[,TAC], hex).")
 
         @Argument(help: ArgumentHelp("The 3GPP location string.", valueName: "MCC,MNC,LAC,CI[,TAC]"))

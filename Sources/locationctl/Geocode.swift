@@ -45,6 +45,7 @@ struct GeocodeFailure: Error, CustomStringConvertible {
 extension LocationCtl {
     struct Geocode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "geocode",
             abstract: "Find places by name, as CLGeocoder.geocodeAddressString does.",
             discussion: """
                 Answers from the embedded gazetteer (GeoNames places, Natural Earth borders), or from a \
@@ -80,6 +81,7 @@ extension LocationCtl {
 
     struct Reverse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reverse",
             abstract: "Name the place at a coordinate, as CLGeocoder.reverseGeocodeLocation does.",
             discussion: """
                 Examples:

@@ -7,6 +7,7 @@ import CoreLocationSources
 extension LocationCtl {
     struct Heading: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "heading",
             abstract: "Print headings as they arrive, as startUpdatingHeading() delivers them.",
             discussion: """
                 Reads the first IIO magnetometer under /sys (tilt-compensated with an IIO accelerometer when \

@@ -5,6 +5,7 @@ import Foundation
 extension LocationCtl {
     struct Locate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locate",
             abstract: "Print one location, as requestLocation() delivers it.",
             discussion: """
                 Waits up to 10 seconds for a fix as good as --accuracy asks, then prints the best one \

@@ -77,6 +77,7 @@ enum LocationdClient {
 extension LocationCtl {
     struct Services: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "services",
             abstract: "Switch location services on or off for every app (the Settings app's switch), through locationd.",
             discussion: """
                 Off: locationServicesEnabled() is false in every app, the sources are powered down and \

@@ -5,6 +5,7 @@ import CoreLocationGeodesy
 extension LocationCtl {
     struct Magnetic: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "magnetic",
             abstract: "Print the Earth's magnetic field at a place and date (World Magnetic Model 2025).",
             discussion: """
                 Like NOAA's calculator: declination D, inclination I, horizontal intensity H, the north, \

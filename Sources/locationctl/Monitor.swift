@@ -7,6 +7,7 @@ import Synchronization
 extension LocationCtl {
     struct Monitor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "monitor",
             abstract: "Print region, significant-change and visit events as they happen.",
             discussion: """
                 Monitors circular regions as startMonitoring(for:) does (entry and exit need enough evidence \

@@ -6,6 +6,7 @@ extension LocationCtl {
     /// `locationctl network`: the user's decisions for network positioning (docs/decisions/0025).
     struct Network: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "network",
             abstract: "Network positioning: turn Wi-Fi positioning on or off, show the IP and Wi-Fi sources.",
             discussion: """
                 Wi-Fi positioning sends the access points NetworkManager sees (not hidden or _nomap networks) \

@@ -5,6 +5,7 @@ import Foundation
 extension LocationCtl.Plist {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "install",
             abstract: "Copy an Info.plist beside a built executable, where Bundle.main and Core Location read it.",
             discussion: """
                 The directory is --bin-path, else what `swift build --show-bin-path` prints for the \

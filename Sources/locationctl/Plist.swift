@@ -4,6 +4,7 @@ import Foundation
 extension LocationCtl {
     struct Plist: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plist",
             abstract: "Write an app's Info.plist and put it where Core Location and Bundle.main both read it.",
             discussion: """
                 On Linux an executable's "bundle" is its directory: Foundation's Bundle.main reads \
@@ -25,6 +26,7 @@ extension LocationCtl {
 extension LocationCtl.Plist {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Write a template Info.plist with the location usage descriptions.",
             discussion: """
                 The file is an XML property list, as Xcode writes. Without --always only the \

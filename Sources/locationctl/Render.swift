@@ -7,6 +7,7 @@ import Foundation
 extension LocationCtl {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "render",
             abstract: "Draw a track or a replay as an SVG map.",
             discussion: """
                 Draws every fix with its accuracy circle (the radius of uncertainty, horizontalAccuracy), \

@@ -8,6 +8,7 @@ import Foundation
 extension LocationCtl {
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Share a position: decide which fixes to upload, queue them durably, upload them.",
             discussion: """
                 Prints each upload decision, then a summary (fixes seen, uploaded, uploads per moving hour, \

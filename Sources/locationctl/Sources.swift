@@ -8,6 +8,7 @@ import CoreLocationSources
 extension LocationCtl {
     struct Sources: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sources",
             abstract: "Show the real sources: configured, reachable, powered, satellites and last fix.",
             discussion: """
                 Sources come from --source, else the first sources.conf found \

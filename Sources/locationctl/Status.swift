@@ -7,6 +7,7 @@ import CoreLocationStorage
 extension LocationCtl {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the sources, their clients and how long each source was powered.",
             discussion: """
                 Starts the configured sources for --probe seconds with one best-accuracy client, then \

@@ -5,6 +5,7 @@ import Foundation
 extension LocationCtl {
     struct Track: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "track",
             abstract: "Print locations as they arrive, as startUpdatingLocation() delivers them.",
             discussion: """
                 Runs until --limit locations were printed, the simulated route ends, or you press Ctrl-C.
