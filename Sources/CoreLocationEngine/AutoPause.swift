@@ -66,7 +66,9 @@ extension LocationEngine {
     mutating func pauseStillClients(at now: Double, into actions: inout [EngineAction]) {
         guard let since = pauseDetector.stillSince, let fix = latest?.fix else { return }
         for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard var client = clients[id], client.pause == nil, let updates = client.updates,
+            // Checked in place first: most fixes pause nobody, and a copy of the state costs.
+            guard withClient(id, { $0.pause == nil && $0.updates?.pausesAutomatically == true }) == true,
+                var client = clients[id], client.pause == nil, let updates = client.updates,
                 updates.pausesAutomatically, client.authorization.allowsLocation
             else { continue }
             let policy = AutoPausePolicy.forActivity(updates.activityType).scaled(by: configuration.pauseTimeScale)
@@ -92,7 +94,9 @@ extension LocationEngine {
     /// inside, good enough to tell, ends the probe.
     mutating func watchStationaryRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard var client = clients[id], var pause = client.pause else { continue }
+            guard withClient(id, { $0.pause != nil }) == true, var client = clients[id], var pause = client.pause else {
+                continue
+            }
             let distance = Geodesic.wgs84.inverse(
                 latitude1: pause.latitude, longitude1: pause.longitude, latitude2: fix.latitude, longitude2: fix.longitude
             ).distance

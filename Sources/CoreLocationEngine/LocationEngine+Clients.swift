@@ -112,16 +112,26 @@ extension LocationEngine {
     /// Offers one fix to one client: answers its pending request and/or its updates.
     ///
     /// Every fix goes through here for every client, so the client's state is read and changed in place
-    /// (`clients.values[index]`), not copied out and back (it holds several fixes).
+    /// (`withClient`), not copied out and back (it holds several fixes).
     mutating func offer(_ fix: Fix, to id: ClientID, at now: Double, isCached: Bool, into actions: inout [EngineAction]) {
-        guard let index = clients.index(forKey: id), clients.values[index].isActive else { return }
-        if !isCached {
-            clients.values[index].unknownDeadline = now + configuration.locationUnknownTimeout
+        let timeout = configuration.locationUnknownTimeout
+        let hasRequest = withClient(id) { client -> Bool? in
+            guard client.isActive else { return nil }
+            if !isCached { client.unknownDeadline = now + timeout }
+            return client.pending?.startedAt != nil
         }
-        if clients.values[index].pending?.startedAt != nil {
+        guard let hasRequest = hasRequest ?? nil else { return }
+        if hasRequest {
             offerToRequest(fix, of: id, at: now, into: &actions)
         }
         offerToUpdates(fix, of: id, at: now, into: &actions)
+    }
+
+    /// Runs `body` on a client's state in place; nil for an unknown client. Reading a field through
+    /// `clients[id]` or `clients.values[index]` copies the whole state (their getters return it).
+    mutating func withClient<Result>(_ id: ClientID, _ body: (inout ClientState) -> Result) -> Result? {
+        guard let index = clients.index(forKey: id) else { return nil }
+        return body(&clients.values[index])
     }
 
     /// The pending `requestLocation`: the best fix so far is kept; one meeting the accuracy answers it.
@@ -143,30 +153,32 @@ extension LocationEngine {
 
     /// The client's updates: every fix, past the distance filter, coarse for a reduced client.
     private mutating func offerToUpdates(_ fix: Fix, of id: ClientID, at now: Double, into actions: inout [EngineAction]) {
-        guard let index = clients.index(forKey: id), let updates = clients.values[index].updates,
-            clients.values[index].pause == nil, fix.horizontalAccuracy >= 0
-        else { return }
-        if clients.values[index].isReduced {
-            if let coarse = clients.values[index].lastCoarse, now - coarse.releasedAt < configuration.reducedRefreshInterval {
-                return
+        enum Outcome { case nothing, coarse, held, delivered }
+        let refresh = configuration.reducedRefreshInterval
+        let outcome = withClient(id) { client -> Outcome in
+            guard let updates = client.updates, client.pause == nil, fix.horizontalAccuracy >= 0 else { return .nothing }
+            if client.isReduced {
+                if let coarse = client.lastCoarse, now - coarse.releasedAt < refresh { return .nothing }
+                return .coarse
             }
+            if let last = client.lastDelivered, updates.distanceFilter > 0 {
+                let moved = Geodesic.wgs84.inverse(
+                    latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
+                ).distance
+                guard moved >= updates.distanceFilter else { return .nothing }
+            }
+            client.lastDelivered = fix
+            return client.deferral != nil ? .held : .delivered
+        }
+        switch outcome ?? .nothing {
+        case .nothing: break
+        case .coarse:
             if let delivered = release(fix, to: id, at: now) {
                 actions.append(.deliver(id, delivery([delivered], accuracyLimited: true, requested: false)))
             }
-            return
+        case .held: deferFix(fix, for: id, at: now, into: &actions)
+        case .delivered: actions.append(.deliver(id, delivery([fix], accuracyLimited: false, requested: false)))
         }
-        if let last = clients.values[index].lastDelivered, updates.distanceFilter > 0 {
-            let moved = Geodesic.wgs84.inverse(
-                latitude1: last.latitude, longitude1: last.longitude, latitude2: fix.latitude, longitude2: fix.longitude
-            ).distance
-            guard moved >= updates.distanceFilter else { return }
-        }
-        clients.values[index].lastDelivered = fix
-        if clients.values[index].deferral != nil {
-            deferFix(fix, for: id, at: now, into: &actions)
-            return
-        }
-        actions.append(.deliver(id, delivery([fix], accuracyLimited: false, requested: false)))
     }
 
     /// What a client may see of a fix: itself, or for a reduced client its coarse cell centre.
