@@ -1,3 +1,4 @@
+import CoreLocationGeodesy
 import Foundation
 
 /// A location's timestamp as `track` prints it: `2024-01-01T12:34:56.789Z` (UTC, milliseconds
@@ -28,7 +29,7 @@ enum TimestampText {
             inDay += 86_400
             days -= 1
         }
-        let (year, month, day) = civil(days: days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         guard (0...9999).contains(year) else {
             bytes.append(contentsOf: date.formatted(LocationWriter.timestampFormat).utf8)
             return
@@ -54,19 +55,6 @@ enum TimestampText {
         bytes.reserveCapacity(length)
         append(date, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Year, month (1–12) and day (1–31) of a day number counted from 1970-01-01.
-    private static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// `value` (≥ 0) in decimal, zero-padded to `width` digits.

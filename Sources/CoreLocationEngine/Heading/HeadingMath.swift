@@ -54,18 +54,10 @@ public enum HeadingMath {
 
     /// NOAA's decimal year of the UTC calendar day of `date` (time of day ignored, as NOAA does).
     public static func decimalYear(_ date: Date) -> Double {
-        // Civil-from-days (H. Hinnant's algorithm) on whole UTC days since 1970-01-01.
+        // Whole UTC days since 1970-01-01.
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e13 else { return .nan }
-        let z = Int((seconds / 86_400).rounded(.down)) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilCalendar.date(days: Int((seconds / 86_400).rounded(.down)))
         return MagneticModel.decimalYear(year: year, month: month, day: day) ?? .nan
     }
 

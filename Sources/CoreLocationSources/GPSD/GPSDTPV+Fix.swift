@@ -1,3 +1,4 @@
+import CoreLocationGeodesy
 import Foundation
 import CoreLocationGeodesy
 import CoreLocationEngine
@@ -109,14 +110,7 @@ enum GPSDTime {
         } else if bytes.count != 20 {
             return nil
         }
-        // Days from civil (Howard Hinnant's algorithm): exact for the proleptic Gregorian calendar.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return Date(timeIntervalSince1970: seconds)
     }

@@ -1,3 +1,4 @@
+import CoreLocationGeodesy
 import Foundation
 import CoreLocationEngine
 
@@ -122,7 +123,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
 
     private mutating func learn(_ date: NMEADate, at time: Double) {
-        knownDay = Self.daysFromCivil(year: date.year, month: date.month, day: date.day)
+        knownDay = CivilCalendar.days(year: date.year, month: date.month, day: date.day)
         knownDayTime = time
         epoch.hasDate = true
     }
@@ -209,15 +210,5 @@ extension NMEAEpochAssembler {
             case .hdt, .hdg, .ths: return nil
             }
         }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -1,3 +1,4 @@
+import CoreLocationGeodesy
 import Foundation
 
 extension GPXParser {
@@ -45,7 +46,7 @@ extension GPXParser {
             (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day),
             hour < 24, minute < 60, second <= 60
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - zoneSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -58,15 +59,6 @@ extension GPXParser {
         }
     }
 
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
 
 /// Reads ASCII digits and punctuation from a byte array.
