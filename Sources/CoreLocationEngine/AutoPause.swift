@@ -65,7 +65,7 @@ extension LocationEngine {
     /// Pauses every client whose user has stood still long enough.
     mutating func pauseStillClients(at now: Double, into actions: inout [EngineAction]) {
         guard let since = pauseDetector.stillSince, let fix = latest?.fix else { return }
-        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for id in clientOrder {
             // Checked in place first: most fixes pause nobody, and a copy of the state costs.
             guard withClient(id, { $0.pause == nil && $0.updates?.pausesAutomatically == true }) == true,
                 var client = clients[id], client.pause == nil, let updates = client.updates,
@@ -93,7 +93,7 @@ extension LocationEngine {
     /// A fix while some clients are paused: leaving the stationary region resumes them; a fix
     /// inside, good enough to tell, ends the probe.
     mutating func watchStationaryRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
-        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for id in clientOrder {
             guard withClient(id, { $0.pause != nil }) == true, var client = clients[id], var pause = client.pause else {
                 continue
             }

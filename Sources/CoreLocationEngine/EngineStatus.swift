@@ -48,7 +48,7 @@ extension LocationEngine {
                     lastProblem: s.lastProblem
                 )
             },
-            clients: clients.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { id in
+            clients: clientOrder.compactMap { id in
                 guard let c = clients[id] else { return nil }
                 return EngineStatus.Client(
                     id: id, label: c.label, authorization: c.authorization, updates: c.updates,

@@ -6,6 +6,9 @@ extension LocationEngine {
         switch command {
         case let .register(label, authorization):
             clients[id] = ClientState(label: label, authorization: authorization)
+            if !clientOrder.contains(id) {
+                clientOrder.insert(id, at: clientOrder.firstIndex { $0.rawValue > id.rawValue } ?? clientOrder.endIndex)
+            }
             appAuthorization = authorization
         case .startMonitoring, .stopMonitoring, .requestRegionState:
             handleRegionCommand(command, from: id, at: now, into: &actions)
@@ -79,6 +82,7 @@ extension LocationEngine {
             }
         case .unregister:
             clients[id] = nil
+            clientOrder.removeAll { $0 == id }
             releaseVisitDetectorIfUnused()
         }
     }
@@ -218,7 +222,7 @@ extension LocationEngine {
     }
 
     mutating func expireTimers(at now: Double, into actions: inout [EngineAction]) {
-        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for id in clientOrder {
             guard var client = clients[id] else { continue }
             if let pending = client.pending, let start = pending.startedAt,
                 now >= start + configuration.requestLocationBudget

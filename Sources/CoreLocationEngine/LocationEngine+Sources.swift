@@ -29,7 +29,7 @@ extension LocationEngine {
             latest = (fix, now)
             stationary.observe(fix, at: now)
             pauseDetector.observe(fix, at: now)
-            for client in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            for client in clientOrder {
                 offer(fix, to: client, at: now, isCached: false, into: &actions)
                 offerSignificant(fix, to: client, at: now, into: &actions)
             }

@@ -154,6 +154,9 @@ public struct LocationEngine: Sendable {
     var sources: [SourceID: SourceState] = [:]
     var sourceOrder: [SourceID] = []
     var clients: [ClientID: ClientState] = [:]
+    /// The keys of `clients` in `rawValue` order, the order every action for several clients follows
+    /// (kept, not sorted for each fix).
+    var clientOrder: [ClientID] = []
     var latest: (fix: Fix, at: Double)?
     /// What the sources powered now were chosen from (`selectSources`); nil before the first choice.
     var selection: SourceSelectionKey?

@@ -75,7 +75,7 @@ extension LocationEngine {
     }
 
     mutating func expireDeferrals(at now: Double, into actions: inout [EngineAction]) {
-        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for id in clientOrder {
             guard var client = clients[id], let deferral = client.deferral, now >= deferral.deadline else { continue }
             deliverHeldFixes(of: client, id, into: &actions)
             actions.append(.deferredFinished(id, nil))

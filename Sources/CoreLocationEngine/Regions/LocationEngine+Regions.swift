@@ -90,7 +90,7 @@ extension LocationEngine {
         guard regionsAuthorized, regions.count > 0 else { return }
         let changes = regions.evaluate(fix, at: now, configuration: configuration)
         guard !changes.isEmpty else { return }
-        let everyone = clients.keys.sorted { $0.rawValue < $1.rawValue }
+        let everyone = clientOrder
         for change in changes {
             switch change {
             case .determined(let region, let state):

@@ -36,7 +36,7 @@ extension LocationEngine {
         let visits = detector.observe(fix)
         visitDetector = detector
         guard !visits.isEmpty else { return }
-        for id in clients.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+        for id in clientOrder {
             guard let client = clients[id], client.visits, client.authorization.allowsLocation else { continue }
             for visit in visits {
                 guard let released = client.isReduced ? coarsen(visit) : visit else { continue }
