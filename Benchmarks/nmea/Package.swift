@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "CoreLocationGeodesy", path: "Sources/CoreLocationGeodesy"),
         .target(name: "NMEACore", dependencies: ["CoreLocationEngine", "CoreLocationGeodesy"], path: "Sources/NMEACore"),
         .executableTarget(name: "NMEABench", dependencies: ["NMEACore", "CoreLocationEngine"], path: "Sources/NMEABench"),
-        .executableTarget(name: "NMEADecode", dependencies: ["NMEACore", "CoreLocationEngine"], path: "Sources/NMEADecode"),
+        .executableTarget(
+            name: "NMEADecode", dependencies: ["NMEACore", "CoreLocationEngine", "CoreLocationGeodesy"],
+            path: "Sources/NMEADecode"),
     ]
 )

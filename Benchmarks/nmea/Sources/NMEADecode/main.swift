@@ -5,6 +5,7 @@
 // Usage: NMEADecode LOG > fixes.jsonl      (LOG "-": standard input)
 import Foundation
 import CoreLocationEngine
+import CoreLocationGeodesy
 import NMEACore
 
 #if canImport(Glibc)
@@ -51,20 +52,12 @@ struct Output {
     }
 }
 
-/// ISO 8601 UTC with milliseconds, from seconds since 1970 (days to civil date: H. Hinnant's algorithm).
+/// ISO 8601 UTC with milliseconds, from seconds since 1970 (the library's `CivilCalendar` for the date).
 func iso8601(_ seconds: Double) -> String {
     let millis = Int((seconds * 1000).rounded())
     let days = millis.floorDiv(86_400_000)
     let ms = millis - days * 86_400_000
-    let z = days + 719_468
-    let era = z.floorDiv(146_097)
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    let (year, month, day) = CivilCalendar.date(days: days)
     func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
     let milli = ms % 1000
     let msText = milli < 10 ? "00\(milli)" : milli < 100 ? "0\(milli)" : "\(milli)"
