@@ -94,8 +94,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         helloTimer?.cancel()
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
-            id: core.nextPeerID(), channel: context.channel, identity: identity, label: label, limits: core.limits,
-            logger: logger)
+            id: core.nextPeerID(), channel: context.channel, writer: core.writers.writer(for: context.eventLoop),
+            identity: identity, label: label, limits: core.limits, logger: logger)
         self.peer = peer
         peer.send(.hello(core.attach(peer)))
     }

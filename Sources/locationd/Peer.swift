@@ -15,7 +15,8 @@ final class Peer: Sendable {
         var acknowledged: UInt64 = 0
         var ackWaiters: [(sequence: UInt64, done: @Sendable () -> Void)] = []
         var lastDelivery: Double?
-        var pendingBytes = 0
+        /// Bytes sent and not yet handed to the channel (waiting in the loop writer's queue).
+        var queuedBytes = 0
         var isClosed = false
         var app: DaemonCore.AppKey?
         /// The app runs in a terminal and asks there when its user has no agent (`offerPrompts`).
@@ -30,11 +31,17 @@ final class Peer: Sendable {
     let label: String
     let limits: DaemonLimits
     let logger: Logger
+    /// Writes this connection's frames on its event loop, with every other connection's of the loop.
+    let writer: LoopWriter
     let state = Mutex(State())
 
-    init(id: UInt64, channel: any Channel, identity: PeerIdentity, label: String, limits: DaemonLimits, logger: Logger) {
+    init(
+        id: UInt64, channel: any Channel, writer: LoopWriter, identity: PeerIdentity, label: String,
+        limits: DaemonLimits, logger: Logger
+    ) {
         self.id = id
         self.channel = channel
+        self.writer = writer
         self.identity = identity
         self.label = label
         self.limits = limits
@@ -60,27 +67,44 @@ final class Peer: Sendable {
             logger.error("Cannot encode a message", metadata: ["error": "\(error)"])
             return
         }
-        send(frame: bytes)
+        send(frame: ByteBuffer(bytes: bytes))
     }
 
-    /// Writes a frame already encoded (a delivery shared by many clients).
-    func send(frame bytes: [UInt8]) {
+    /// Writes a frame already encoded (a delivery shared by many clients: the buffer is the same
+    /// for each, never copied), from any thread, through the loop's writer (`LoopWriter`): in the
+    /// order sent, one hop to the loop for a whole fan-out.
+    func send(frame: ByteBuffer) {
         let overLimit = state.withLock { state -> Bool? in
             if state.isClosed { return nil }
-            state.pendingBytes += bytes.count
-            return state.pendingBytes > limits.maximumBufferedBytes
+            state.queuedBytes += frame.readableBytes
+            return state.queuedBytes > limits.maximumBufferedBytes
         }
         guard let overLimit else { return }
         if overLimit {
             cutOff("more than \(limits.maximumBufferedBytes) bytes unread")
             return
         }
-        let buffer = channel.allocator.buffer(bytes: bytes)
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { [self] _ in
-            state.withLock { $0.pendingBytes -= bytes.count }
+        writer.enqueue(frame, to: self)
+    }
+
+    /// On the loop (`LoopWriter`): hands a queued frame to the channel. Unread output is what the
+    /// channel still holds (not yet taken by the kernel) plus what waits in the writer's queue;
+    /// past the limit the client is cut off (as with issue 20's accounting by write promises, which
+    /// cost an allocation and a callback per frame).
+    func writeOnLoop(_ frame: ByteBuffer) {
+        let count = frame.readableBytes
+        // A frame sent before the connection was closed is still written (`fail`: the error, then
+        // the close); a closed channel fails the write harmlessly.
+        let queued = state.withLock { state -> Int in
+            state.queuedBytes -= count
+            return state.queuedBytes
         }
-        channel.writeAndFlush(buffer, promise: promise)
+        let unsent = (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+        if unsent + queued + count > limits.maximumBufferedBytes, channel.isActive {
+            cutOff("more than \(limits.maximumBufferedBytes) bytes unread")
+            return
+        }
+        channel.writeAndFlush(frame, promise: nil)
     }
 
     /// Sends a fatal error and closes.
