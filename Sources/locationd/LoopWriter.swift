@@ -4,9 +4,9 @@ import Synchronization
 /// Every write to the connections of one event loop, in one queue: a fan-out (one fix to many
 /// clients) costs one hop to the loop, not one task per client. Writes from other threads are
 /// appended and the loop is woken once; the loop then writes everything queued, in the order it
-/// was queued, including what is appended while it writes. A write queued on the loop itself with
-/// nothing pending is written at once. One queue per loop keeps each connection's messages in the
-/// order they were sent, whatever thread sent them (decision 0042).
+/// was queued, including what is appended while it writes. Connections queue here only what their
+/// socket did not take at once (`Peer.send(frame:)`), under their lock, so a connection's frames
+/// keep the order they were sent in, whatever thread sent them (decision 0042).
 final class LoopWriter: Sendable {
     private struct State {
         var queue: [(peer: Peer, frame: ByteBuffer)] = []
@@ -29,12 +29,9 @@ final class LoopWriter: Sendable {
             state.armed = true
             return true
         }
-        guard starts else { return }
-        if eventLoop.inEventLoop {
-            drain()
-        } else {
-            eventLoop.execute { [self] in drain() }
-        }
+        // Always a task of its own, even on the loop: a connection queues under its lock, which
+        // the drain takes too.
+        if starts { eventLoop.execute { [self] in drain() } }
     }
 
     /// On the loop: writes until the queue is empty.

@@ -13,9 +13,10 @@ import Testing
 import Glibc
 #endif
 
-/// The loop writer (decision 0042): frames sent from many threads to connections of one event loop
-/// arrive whole and, per connection, in the order each thread sent them; a connection that does not
-/// read is cut off at its limit. Real channels over socket pairs on a real event loop.
+/// A connection's writes (decision 0042), straight into its socket or through the loop writer: frames
+/// sent from many threads arrive whole and, per connection, in the order each thread sent them; a
+/// connection that does not read is cut off at its limit, its neighbour served to the end. Real
+/// channels over socket pairs on a real event loop.
 @Suite struct LoopWriterTests {
     final class Counter: Sendable {
         let value = Mutex(0)
@@ -26,8 +27,10 @@ import Glibc
         let otherEnd: Int32
     }
 
+    /// `direct`: each peer also holds a duplicate of its socket, as the daemon's do (`DirectSocket`),
+    /// and writes straight into it while nothing waits; otherwise every frame goes through the loop.
     static func connect(
-        _ count: Int, group: MultiThreadedEventLoopGroup, limits: DaemonLimits = DaemonLimits()
+        _ count: Int, group: MultiThreadedEventLoopGroup, direct: Bool, limits: DaemonLimits = DaemonLimits()
     ) async throws -> [Connection] {
         let loop = group.next()
         let writer = LoopWriter(eventLoop: loop)
@@ -37,7 +40,7 @@ import Glibc
             #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
             let channel = try await NIOPipeBootstrap(group: loop).takingOwnershipOfDescriptor(inputOutput: ends[0]).get()
             let peer = Peer(
-                id: UInt64(index), channel: channel, writer: writer,
+                id: UInt64(index), channel: channel, writer: writer, socket: direct ? dup(ends[0]) : -1,
                 identity: PeerIdentity(uid: 0, pid: 1, executable: "/test"), label: "test", limits: limits,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             connections.append(Connection(peer: peer, otherEnd: ends[1]))
@@ -47,9 +50,9 @@ import Glibc
 
     /// Four threads each send 200 numbered frames to each of eight connections: every connection gets
     /// all 800, each thread's in its order.
-    @Test func framesFromManyThreadsArriveWholeAndInOrder() async throws {
+    @Test(arguments: [false, true]) func framesFromManyThreadsArriveWholeAndInOrder(direct: Bool) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let connections = try await Self.connect(8, group: group)
+        let connections = try await Self.connect(8, group: group, direct: direct)
         let threads = 4
         let perThread = 200
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -83,6 +86,7 @@ import Glibc
                 let numbers = received.filter { $0.hasPrefix("\(thread) ") }.compactMap { Int($0.split(separator: " ")[1]) }
                 #expect(numbers == Array(0..<perThread))
             }
+            connection.peer.closed()
             close(connection.otherEnd)
         }
         try await group.shutdownGracefully()
@@ -90,11 +94,11 @@ import Glibc
 
     /// A connection whose other end never reads is cut off once its unread output passes the limit;
     /// its neighbour, which reads, is not.
-    @Test func connectionThatDoesNotReadIsCutOffAtItsLimit() async throws {
+    @Test(arguments: [false, true]) func connectionThatDoesNotReadIsCutOffAtItsLimit(direct: Bool) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var limits = DaemonLimits()
         limits.maximumBufferedBytes = 64 * 1024
-        let connections = try await Self.connect(2, group: group, limits: limits)
+        let connections = try await Self.connect(2, group: group, direct: direct, limits: limits)
         let (silent, reading) = (connections[0], connections[1])
         let frame = ByteBuffer(bytes: FrameDecoder.frame(Array(repeating: UInt8(ascii: "x"), count: 1000)))
         let readBytes = Counter()
@@ -121,6 +125,8 @@ import Glibc
         #expect(readBytes.value.withLock { $0 } == 2_000 * frame.readableBytes)
         #expect(!reading.peer.isClosed)
         reading.peer.close()
+        silent.peer.closed()
+        reading.peer.closed()
         close(silent.otherEnd)
         close(reading.otherEnd)
         try await group.shutdownGracefully()
