@@ -98,7 +98,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
             id: core.nextPeerID(), channel: context.channel, writer: core.writers.writer(for: context.eventLoop),
-            socket: cookie.flatMap(DirectSocket.duplicate(cookie:)) ?? -1, identity: identity, label: label,
+            socket: cookie.flatMap { DirectSocket.duplicate(cookie: $0) } ?? -1, identity: identity, label: label,
             limits: core.limits, logger: logger)
         self.peer = peer
         peer.send(.hello(core.attach(peer)))
