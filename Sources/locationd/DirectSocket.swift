@@ -26,12 +26,15 @@ enum DirectSocket {
 
     /// A duplicate (close-on-exec) of the descriptor whose socket has `cookie`, or nil.
     static func duplicate(cookie: UInt64) -> Int32? {
-        guard let directory = opendir("/proc/self/fd") else { return nil }
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
+            let directory = opendir("/proc/self/fd")
+        else { return nil }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name is read in place, up to its terminating zero: an entry is only as long as its
+            // name (`d_reclen`), so copying the whole `dirent` can read past the end of readdir's
+            // buffer (a crash at a page boundary, once there are a few hundred descriptors).
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             guard let fd = Int32(name), Self.cookie(of: fd) == cookie else { continue }
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
             guard copy >= 0 else { return nil }

@@ -68,6 +68,32 @@ import Testing
         await coarseApp.stop()
     }
 
+    /// Hundreds of connections at once: each one's socket is looked up among the daemon's descriptors
+    /// at hello (`DirectSocket`), and each is answered. (Reading whole `dirent`s there once crashed
+    /// the daemon past a few hundred descriptors.)
+    @Test func hundredsOfConnectionsAreEachAnswered() async throws {
+        let harness = try DaemonHarness()
+        try await harness.start(["--simulate", "48.8584,2.2945"])
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for _ in 0..<400 {
+            let fd = try harness.rawSocket()
+            sockets.append(fd)
+            #expect(UnixSocket.writeAll(fd, try DaemonHarness.hello()))
+        }
+        let answered = try await Polling.onOwnThread { () -> Int in
+            var answered = 0
+            for fd in sockets {
+                let status = try DaemonProtocol.frame(ClientMessage.request(id: 7, body: .status))
+                guard UnixSocket.writeAll(fd, status) else { continue }
+                let (messages, _) = DaemonHarness.readMessages(fd, limit: 2)
+                if messages.contains(where: { if case .reply(7, .status) = $0 { true } else { false } }) { answered += 1 }
+            }
+            return answered
+        }
+        #expect(answered == 400)
+    }
+
     /// Reads frames (blocking, bounded by a 10 s receive timeout) until `count` deliveries came.
     static func deliveries(_ fd: Int32, count: Int) -> [(ClientID, Delivery)] {
         UnixSocket.setReceiveTimeout(fd, seconds: 10)
