@@ -81,9 +81,10 @@ import Testing
             sockets.append(fd)
             #expect(UnixSocket.writeAll(fd, try DaemonHarness.hello()))
         }
+        let opened = sockets
         let answered = try await Polling.onOwnThread { () -> Int in
             var answered = 0
-            for fd in sockets {
+            for fd in opened {
                 let status = try DaemonProtocol.frame(ClientMessage.request(id: 7, body: .status))
                 guard UnixSocket.writeAll(fd, status) else { continue }
                 let (messages, _) = DaemonHarness.readMessages(fd, limit: 2)
