@@ -293,6 +293,9 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // LoopWriterTests: real channels on a real event loop.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -14,7 +14,10 @@ fixes at 10 Hz: command start → the client's authorization event, and fixes af
 returned), and cost (locationd's idle CPU, its CPU with 64 clients, memory per client from RSS,
 `locationctl status` wall time).
 
-Usage: bench.py BIN_DIR [--seconds S] [--clients 8,64,256,1000] [--trials T]
+Usage: bench.py BIN_DIR [--seconds S] [--clients 8,64,256,1000] [--trials T] [--fanout-only]
+
+`--fanout-only` measures the fan-out rows only (no idle period, no propagation trials, no `status`):
+the short run to use while working on the delivery path, e.g. `--fanout-only --clients 8,64 --seconds 20`.
 """
 import argparse
 import json
@@ -308,6 +311,28 @@ def run_fanout(args, feed, socket_path, gpsd_port, daemon_pid, app_ready):
     return rows
 
 
+def measure_idle(args, pid):
+    """locationd idle for `args.idle_seconds`, no client (its source closed): CPU, wake-ups, RSS."""
+    cpu0, wall0, woke0 = cpu_seconds(pid), time.monotonic(), wakeups(pid)
+    time.sleep(args.idle_seconds)
+    idle_wall = time.monotonic() - wall0
+    idle_cpu = (cpu_seconds(pid) - cpu0) / idle_wall * 100
+    idle_wakeups = wakeups_since(pid, woke0) / idle_wall
+    idle_rss = rss_kib(pid)
+    print("idle: %.0f s  cpu %.3f%% (%.2f s of CPU; the clock ticks at 1/%d s)  wake-ups %.2f/s  rss %d KiB" % (
+        idle_wall, idle_cpu, cpu_seconds(pid) - cpu0, os.sysconf("SC_CLK_TCK"), idle_wakeups, idle_rss),
+        flush=True)
+    return dict(idle_seconds=idle_wall, idle_cpu=idle_cpu, idle_wakeups_per_second=idle_wakeups, idle_rss=idle_rss)
+
+
+def stop(daemon, gpsd, feed):
+    daemon.send_signal(signal.SIGTERM)
+    daemon.wait(timeout=10)
+    gpsd.terminate()
+    gpsd.wait(timeout=10)
+    feed.running = False
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin")
@@ -317,6 +342,8 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--idle-seconds", type=float, default=60, help="the idle measurement (issue 10: 60 s)")
     parser.add_argument("--idle-only", action="store_true", help="measure idle cost only, then stop")
+    parser.add_argument("--fanout-only", action="store_true",
+                        help="measure the fan-out rows only: no idle period, propagation trials or status")
     args = parser.parse_args()
     args.clients = [int(x) for x in args.clients.split(",")]
     directory = tempfile.mkdtemp(prefix="locationd-bench-")
@@ -341,25 +368,12 @@ def main():
     time.sleep(1)
 
     # Idle: no client, the source closed.
-    cpu0, wall0, woke0 = cpu_seconds(daemon.pid), time.monotonic(), wakeups(daemon.pid)
-    time.sleep(args.idle_seconds)
-    idle_wall = time.monotonic() - wall0
-    idle_cpu = (cpu_seconds(daemon.pid) - cpu0) / idle_wall * 100
-    idle_wakeups = wakeups_since(daemon.pid, woke0) / idle_wall
-    idle_rss = rss_kib(daemon.pid)
-    print("idle: %.0f s  cpu %.3f%% (%.2f s of CPU; the clock ticks at 1/%d s)  wake-ups %.2f/s  rss %d KiB" % (
-        idle_wall, idle_cpu, cpu_seconds(daemon.pid) - cpu0, os.sysconf("SC_CLK_TCK"), idle_wakeups, idle_rss),
-        flush=True)
+    idle = None if args.fanout_only else measure_idle(args, daemon.pid)
     if args.idle_only:
-        daemon.send_signal(signal.SIGTERM)
-        daemon.wait(timeout=10)
-        gpsd.terminate()
-        gpsd.wait(timeout=10)
-        feed.running = False
+        stop(daemon, gpsd, feed)
         if args.out:
             with open(args.out, "w") as handle:
-                json.dump(dict(idle_seconds=idle_wall, idle_cpu=idle_cpu, idle_wakeups_per_second=idle_wakeups,
-                               idle_rss=idle_rss), handle, indent=2)
+                json.dump(idle, handle, indent=2)
         return
 
     # The app the benchmark's clients are (this interpreter), authorized once.
@@ -376,6 +390,12 @@ def main():
                        stdout=subprocess.DEVNULL, check=True)
 
     rows = run_fanout(args, feed, socket_path, gpsd_port, daemon.pid, app_ready)
+    if args.fanout_only:
+        stop(daemon, gpsd, feed)
+        if args.out:
+            with open(args.out, "w") as handle:
+                json.dump(dict(rows=rows), handle, indent=2)
+        return
 
     # Decision propagation.
     group = Clients()
@@ -438,12 +458,9 @@ def main():
     print("status: locationctl status wall p50 %.1f p99 %.1f ms; request round trip p50 %.2f p99 %.2f ms" % (
         percentile(walls, 50), percentile(walls, 99), percentile(requests, 50), percentile(requests, 99)), flush=True)
 
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(timeout=10)
-    gpsd.terminate()
-    gpsd.wait(timeout=10)
-    feed.running = False
-    summary = dict(rows=rows, idle_cpu=idle_cpu, idle_wakeups_per_second=idle_wakeups, idle_rss=idle_rss, propagation=dict(
+    stop(daemon, gpsd, feed)
+    summary = dict(rows=rows, idle_cpu=idle["idle_cpu"], idle_wakeups_per_second=idle["idle_wakeups_per_second"],
+                   idle_rss=idle["idle_rss"], propagation=dict(
         trials=trials, told=len(propagation), told_p50=percentile(told_ms, 50), told_p99=percentile(told_ms, 99),
         command_p50=percentile(command_ms, 50), command_p99=percentile(command_ms, 99),
         after_return_fixes=after_return), status_wall_p50=percentile(walls, 50), status_wall_p99=percentile(walls, 99),

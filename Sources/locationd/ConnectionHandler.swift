@@ -30,13 +30,16 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let core: DaemonCore
     private let logger: Logger
     private var identity: PeerIdentity?
+    /// The socket's cookie, to find its descriptor for direct writes (`DirectSocket`).
+    private let cookie: UInt64?
     private var peer: Peer?
     private var helloTimer: Scheduled<Void>?
     private var writeTimer: Scheduled<Void>?
 
-    init(core: DaemonCore, identity: PeerIdentity?, logger: Logger) {
+    init(core: DaemonCore, identity: PeerIdentity?, cookie: UInt64? = nil, logger: Logger) {
         self.core = core
         self.identity = identity
+        self.cookie = cookie
         self.logger = logger
     }
 
@@ -94,8 +97,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         helloTimer?.cancel()
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
-            id: core.nextPeerID(), channel: context.channel, identity: identity, label: label, limits: core.limits,
-            logger: logger)
+            id: core.nextPeerID(), channel: context.channel, writer: core.writers.writer(for: context.eventLoop),
+            socket: cookie.flatMap { DirectSocket.duplicate(cookie: $0) } ?? -1, identity: identity, label: label,
+            limits: core.limits, logger: logger)
         self.peer = peer
         peer.send(.hello(core.attach(peer)))
     }
@@ -144,7 +148,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         helloTimer?.cancel()
         writeTimer?.cancel()
         if let peer {
-            peer.state.withLock { $0.isClosed = true }
+            peer.closed()
             core.detach(peer)
         }
         self.peer = nil

@@ -143,9 +143,7 @@ extension DaemonCore {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
-            if let json = try? app.json(for: delivery) {
-                return peer.send(frame: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
-            }
+            if let frame = try? app.frame(for: delivery, client: client) { return peer.send(frame: frame) }
             action = .deliver(client, delivery)
         case let .failure(failure): action = .fail(client, failure)
         case let .region(notice):

@@ -5,6 +5,7 @@ import CoreLocationSources
 import CoreLocationStorage
 import Foundation
 import Logging
+import NIOCore
 import Synchronization
 
 /// Everything the daemon knows: the apps with their engines, the connections, the services switch.
@@ -23,9 +24,9 @@ final class DaemonCore: Sendable {
         var authorization: AuthorizationService { runtime.authorization }
         let peers = Mutex<[UInt64: Peer]>([:])
         let observer = Mutex<UInt64?>(nil)
-        /// The latest delivery and its JSON: the engine hands the same fix to each of the app's
-        /// clients, and it is encoded once.
-        let encodedDelivery = Mutex<(delivery: Delivery, json: [UInt8])?>(nil)
+        /// The latest delivery, encoded once, with its frames ready to write: the engine hands the
+        /// same fix to each of the app's clients, and every connection writes the same buffer.
+        let encodedDelivery = Mutex<EncodedDelivery?>(nil)
         /// The daemon's own engine client for the app's background events (decision 0026); while
         /// set, the app stays when its last connection closes.
         let backgroundClient = Mutex<ClientID?>(nil)
@@ -38,17 +39,32 @@ final class DaemonCore: Sendable {
         /// restarted the service (a daemon restart) without the fix it last reported.
         let significantBaseline = Mutex(false)
 
-        func json(for delivery: Delivery) throws -> [UInt8] {
-            if let cached = encodedDelivery.withLock({ $0 }), cached.delivery == delivery { return cached.json }
-            let json = try DaemonProtocol.encode(delivery)
-            encodedDelivery.withLock { $0 = (delivery, json) }
-            return json
+        /// The frame of `delivery` to `client` (the connection's client number): encoded on the
+        /// first of the fan-out's clients, the same buffer for the others.
+        func frame(for delivery: Delivery, client: ClientID) throws -> ByteBuffer {
+            try encodedDelivery.withLock { cached in
+                if cached?.delivery != delivery {
+                    cached = EncodedDelivery(delivery: delivery, json: try DaemonProtocol.encode(delivery))
+                }
+                if let frame = cached?.frames[client.rawValue] { return frame }
+                let json = cached?.json ?? []
+                let frame = ByteBuffer(bytes: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
+                cached?.frames[client.rawValue] = frame
+                return frame
+            }
         }
 
         init(key: AppKey, runtime: LocationRuntime) {
             self.key = key
             self.runtime = runtime
         }
+    }
+
+    /// One delivery's JSON and its frames by client number (`App.frame(for:client:)`).
+    struct EncodedDelivery {
+        var delivery: Delivery
+        var json: [UInt8]
+        var frames: [UInt64: ByteBuffer] = [:]
     }
 
     struct State {
@@ -69,6 +85,8 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    /// The connections' writes, one queue per event loop (`LoopWriter`).
+    let writers = LoopWriters()
     let backgroundStore: BackgroundStore?
     let launcher: Launcher
     let relaunch: RelaunchPolicy

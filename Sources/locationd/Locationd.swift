@@ -271,11 +271,12 @@ struct Locationd: AsyncParsableCommand {
             .childChannelOption(.autoRead, value: false)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
             .childChannelInitializer { channel in
-                PeerIdentity.of(channel).flatMap { identity in
-                    channel.eventLoop.makeCompletedFuture {
+                PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
+                    let (identity, cookie) = found
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameSplitter()))
                         try channel.pipeline.syncOperations.addHandler(
-                            ConnectionHandler(core: core, identity: identity, logger: logger))
+                            ConnectionHandler(core: core, identity: identity, cookie: cookie, logger: logger))
                     }
                 }.flatMap {
                     channel.setOption(.autoRead, value: true)

@@ -1,0 +1,83 @@
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's own descriptor of a connection's socket, so that a frame is written by the thread that
+/// made it (the source's reader, delivering a fix) with one `send`, without waking the event loop
+/// (decision 0042). NIO does not hand out its descriptors; the socket is found by its cookie
+/// (`SO_COOKIE`, unique for the life of the system) among the process's descriptors and duplicated:
+/// the duplicate is ours, closed only by us (`Peer.closed`), so a write can never reach another
+/// connection that reused a number NIO closed.
+enum DirectSocket {
+    /// `SO_COOKIE` on Linux.
+    static let cookieOption: Int32 = 57
+
+    /// The socket cookie of a channel's socket (on its event loop), nil when it cannot be read.
+    static func cookie(of channel: any Channel) -> EventLoopFuture<UInt64?> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        let future: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(cookieOption))
+        return future.map { Optional($0) }.recover { _ in nil }
+    }
+
+    /// A duplicate (close-on-exec) of the descriptor whose socket has `cookie`, or nil.
+    static func duplicate(cookie: UInt64) -> Int32? {
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
+            let directory = opendir("/proc/self/fd")
+        else { return nil }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            // The name is read in place, up to its terminating zero: an entry is only as long as its
+            // name (`d_reclen`), so copying the whole `dirent` can read past the end of readdir's
+            // buffer (a crash at a page boundary, once there are a few hundred descriptors).
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
+            guard let fd = Int32(name), Self.cookie(of: fd) == cookie else { continue }
+            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { return nil }
+            // The number may have been closed and reused between the two calls: check the copy.
+            if Self.cookie(of: copy) == cookie { return copy }
+            close(copy)
+            return nil
+        }
+        return nil
+    }
+
+    static func cookie(of fd: Int32) -> UInt64? {
+        var value: UInt64 = 0
+        var length = socklen_t(MemoryLayout<UInt64>.size)
+        guard getsockopt(fd, SOL_SOCKET, cookieOption, &value, &length) == 0 else { return nil }
+        return value
+    }
+
+    /// What a non-blocking `send` of `frame` did.
+    enum Outcome {
+        /// All of it went into the socket.
+        case sent
+        /// The socket took `written` bytes (maybe 0): the rest must wait until it drains.
+        case partial(written: Int)
+        /// The connection is gone (the loop will see it too).
+        case broken
+    }
+
+    static func send(_ fd: Int32, _ frame: ByteBuffer) -> Outcome {
+        let total = frame.readableBytes
+        var written = 0
+        while written < total {
+            let count = frame.withUnsafeReadableBytes { bytes in
+                Glibc.send(fd, bytes.baseAddress.map { $0 + written }, total - written, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                written += count
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return .partial(written: written) }
+            return .broken
+        }
+        return .sent
+    }
+}
