@@ -293,6 +293,8 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // DeliveryJSONTests: the seeded generator.
+                "CoreLocationSources",
                 // LoopWriterTests: real channels on a real event loop.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -143,8 +143,7 @@ extension DaemonCore {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
-            if let frame = try? app.frame(for: delivery, client: client) { return peer.send(frame: frame) }
-            action = .deliver(client, delivery)
+            return peer.send(frame: app.frame(for: delivery, client: client))
         case let .failure(failure): action = .fail(client, failure)
         case let .region(notice):
             // Entries and exits of an app watched in the background come as pending events.

@@ -41,10 +41,10 @@ final class DaemonCore: Sendable {
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.
-        func frame(for delivery: Delivery, client: ClientID) throws -> ByteBuffer {
-            try encodedDelivery.withLock { cached in
+        func frame(for delivery: Delivery, client: ClientID) -> ByteBuffer {
+            encodedDelivery.withLock { cached in
                 if cached?.delivery != delivery {
-                    cached = EncodedDelivery(delivery: delivery, json: try DaemonProtocol.encode(delivery))
+                    cached = EncodedDelivery(delivery: delivery, json: DeliveryJSON.encode(delivery))
                 }
                 if let frame = cached?.frames[client.rawValue] { return frame }
                 let json = cached?.json ?? []
