@@ -2,24 +2,22 @@ import Foundation
 
 extension LocationEngine {
     mutating func handle(_ report: SourceReport, from id: SourceID, at now: Double, into actions: inout [EngineAction]) {
-        guard var source = sources[id] else { return }
+        // The state is changed in place: a fix is the engine's most frequent input, and a copy of the
+        // state (its descriptor's strings, its last fix) costs retains and releases.
+        guard let index = sources.index(forKey: id) else { return }
         switch report {
         case let .pressure(sample):
-            source.isAvailable = true
-            source.lastProblem = nil
-            sources[id] = source
+            sources.values[index].isAvailable = true
+            sources.values[index].lastProblem = nil
             altitude.observe(sample, at: now)
         case var .fix(fix):
             // Barometric altitude and floor (decisions 0032, 0033); unchanged without a barometer.
             fix = altitude.fuse(fix, at: now)
-            // A source that is off may still flush one last fix; it is real, so it is used. Updated in
-            // place: a fix is the engine's most frequent input, and a copy of the state costs retains.
-            if let index = sources.index(forKey: id) {
-                sources.values[index].lastFix = fix
-                sources.values[index].lastFixAt = now
-                sources.values[index].fixCount += 1
-                sources.values[index].isAvailable = true
-            }
+            // A source that is off may still flush one last fix; it is real, so it is used.
+            sources.values[index].lastFix = fix
+            sources.values[index].lastFixAt = now
+            sources.values[index].fixCount += 1
+            sources.values[index].isAvailable = true
             guard fix.horizontalAccuracy >= 0, fix.latitude.isFinite, fix.longitude.isFinite,
                 abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
             else { return }
@@ -40,10 +38,10 @@ extension LocationEngine {
             observeVisits(fix, into: &actions)
             updateQuietMonitoring(at: now)
         case let .unavailable(reason):
-            source.isAvailable = false
-            source.lastProblem = reason
-            sources[id] = source
+            sources.values[index].isAvailable = false
+            sources.values[index].lastProblem = reason
         case .finished:
+            var source = sources.values[index]
             source.isFinished = true
             source.isAvailable = false
             source.lastProblem = "finished"
@@ -54,7 +52,7 @@ extension LocationEngine {
             }
             source.powered = false
             source.poweredSince = nil
-            sources[id] = source
+            sources.values[index] = source
         }
     }
 

@@ -17,8 +17,9 @@ struct SourceSelectionKey: Equatable {
         var states: UInt64 = 0
         for (position, id) in order.enumerated() {
             guard let index = sources.index(forKey: id) else { continue }
-            let source = sources.values[index]
-            let bits = (source.isFinished ? 1 : 0) | (source.isAvailable ? 2 : 0) | (source.powered ? 4 : 0)
+            // Three fields read in place, not the whole state copied: this runs after every input.
+            let bits = (sources.values[index].isFinished ? 1 : 0) | (sources.values[index].isAvailable ? 2 : 0)
+                | (sources.values[index].powered ? 4 : 0)
             states |= UInt64(bits) << (3 * UInt64(position))
         }
         self.states = states
