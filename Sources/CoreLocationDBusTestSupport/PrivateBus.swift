@@ -111,7 +111,10 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         process.standardError = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        // Not a bounded poll of `isRunning`: Foundation notices the exit on a dispatch queue, which a loaded
+        // machine may run late, and `terminationStatus` of a process it still thinks is running traps. The
+        // script closed its output, so it has exited or is exiting.
+        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
