@@ -13,13 +13,14 @@ public enum SourceFactory {
             return try makers.make(
                 external, context: SourceMakingContext(environment: environment, scheduler: scheduler, logger: logger))
         }
-        return [try makeSource(spec, scheduler: scheduler, logger: logger)]
+        return [try makeSource(spec, environment: environment, scheduler: scheduler, logger: logger)]
     }
 
     /// The source for one spec. gpsd sources never fail here (an unreachable gpsd is retried);
     /// NMEA inputs fail when this build has no NMEA support.
     public static func makeSource(
-        _ spec: SourceSpec, scheduler: any Scheduler, logger: Logger
+        _ spec: SourceSpec, environment: [String: String] = ProcessInfo.processInfo.environment,
+        scheduler: any Scheduler, logger: Logger
     ) throws -> any LocationSource {
         switch spec {
         case .gpsd(let endpoint):
@@ -27,7 +28,7 @@ public enum SourceFactory {
         case .nmea(let input):
             return try makeNMEASource(input, scheduler: scheduler, logger: logger)
         case .barometer(let barometer):
-            let root = BarometerSpec.sysfsRoot()
+            let root = BarometerSpec.sysfsRoot(environment: environment)
             guard let sensor = barometer.sensor(sysfsRoot: root) else {
                 throw SourceConfigurationError(
                     .notAvailable, "\(barometer): no IIO pressure sensor \(barometer.device ?? "") under \(root)/bus/iio/devices")
@@ -37,8 +38,7 @@ public enum SourceFactory {
         case .external(let external):
             let made = try SourceMakers.shared.make(
                 external,
-                context: SourceMakingContext(
-                    environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger))
+                context: SourceMakingContext(environment: environment, scheduler: scheduler, logger: logger))
             guard made.count == 1, let source = made.first else {
                 throw SourceConfigurationError(.invalidURL, "\(external) makes \(made.count) sources; use makeSources")
             }

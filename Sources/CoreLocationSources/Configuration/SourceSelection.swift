@@ -28,7 +28,8 @@ public struct SourceSelection: Sendable {
     public static let probeTimeout = 0.25
 
     /// Chooses: the command line's sources if any, else the configuration file's, else gpsd on
-    /// localhost if it accepts a connection within `probeTimeout`, else none.
+    /// localhost if it accepts a connection within `probeTimeout`, else none. Unconfigured, the machine's
+    /// own barometer is added too (`discoveredBarometer`).
     public static func resolve(
         commandLine: [SourceSpec] = [],
         environment: [String: String],
@@ -38,8 +39,21 @@ public struct SourceSelection: Sendable {
         if let (path, specs) = try SourcesConfigFile.load(environment: environment) {
             return SourceSelection(specs: specs, origin: .file(path))
         }
-        if probe(.localhost) { return SourceSelection(specs: [.gpsd(.localhost)], origin: .probedLocalGPSD) }
-        return SourceSelection(specs: [], origin: .none)
+        let barometer = discoveredBarometer(environment: environment).map { [SourceSpec.barometer($0)] } ?? []
+        if probe(.localhost) {
+            return SourceSelection(specs: [.gpsd(.localhost)] + barometer, origin: .probedLocalGPSD)
+        }
+        return SourceSelection(specs: barometer, origin: .none)
+    }
+
+    /// The first IIO pressure sensor under the sysfs root (`CORELOCATION_SYSFS_ROOT`, else `/sys`), as
+    /// `barometer:iio:deviceN`: an iPhone uses its barometer for altitude without being asked, and so does a
+    /// machine with one when nothing names its sources. One only: two sensors' readings differ by their
+    /// calibration offsets, and the altitude filter takes one pressure series (decision 0032). A
+    /// configuration that names sources gets exactly those.
+    public static func discoveredBarometer(environment: [String: String]) -> BarometerSpec? {
+        let sensors = IIOPressureDevice.devices(sysfsRoot: BarometerSpec.sysfsRoot(environment: environment))
+        return sensors.first.map { BarometerSpec(device: $0.deviceName) }
     }
 
     /// True when something accepts a TCP connection at `endpoint` within `timeout` seconds.

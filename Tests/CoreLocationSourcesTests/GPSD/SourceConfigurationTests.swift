@@ -96,6 +96,36 @@ import Testing
         #expect(none.specs.isEmpty && none.origin == .none)
     }
 
+    /// Unconfigured, the machine's first pressure sensor joins the sources (iio:device0 is a magnetometer
+    /// here, so the barometer found must be iio:device1, not simply the first device); named sources
+    /// stay exactly as named.
+    @Test func anUnconfiguredMachineUsesItsBarometer() throws {
+        let sysfs = try FakeSysfs()
+        defer { sysfs.destroy() }
+        try sysfs.write(0, "in_magn_x_raw", "12")
+        try sysfs.write(1, "in_pressure_input", "101.325")
+        try sysfs.write(2, "in_pressure_input", "99.0")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = [
+            "CORELOCATION_SOURCES_CONF": directory.appendingPathComponent("none.conf").path,
+            "CORELOCATION_SYSFS_ROOT": sysfs.root,
+        ]
+        let barometer = SourceSpec.barometer(BarometerSpec(device: "iio:device1"))
+        let probed = try SourceSelection.resolve(environment: environment) { _ in true }
+        #expect(probed.specs == [.gpsd(.localhost), barometer] && probed.origin == .probedLocalGPSD)
+        let alone = try SourceSelection.resolve(environment: environment) { _ in false }
+        #expect(alone.specs == [barometer] && alone.origin == .none)
+        let named = try SourceSelection.resolve(commandLine: [.nmea(.stdin)], environment: environment) { _ in true }
+        #expect(named.specs == [.nmea(.stdin)])
+        // The spec found is one the factory makes into that sensor.
+        let made = try SourceFactory.makeSource(
+            barometer, environment: environment, scheduler: ManualScheduler(), logger: .init(label: "t"))
+        #expect((made as? IIOBarometerSource)?.sensor.deviceName == "iio:device1")
+        try sysfs.remove(1)
+        #expect(SourceSelection.discoveredBarometer(environment: environment) == BarometerSpec(device: "iio:device2"))
+    }
+
     @Test func nmeaURLsBuildNMEASources() throws {
         let made = try SourceFactory.makeSource(.nmea(.stdin), scheduler: ManualScheduler(), logger: .init(label: "t"))
         #expect(made is NMEAStreamSource)
