@@ -295,6 +295,8 @@ let package = Package(
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
                 // DeliveryJSONTests: the seeded generator.
                 "CoreLocationSources",
+                // ReporterRelaunchTests: the reporter's queue, read after its process was killed.
+                "CoreLocationReporting",
                 // LoopWriterTests: real channels on a real event loop.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -35,4 +35,19 @@ extension AppIdentity {
             "NSLocationAlwaysAndWhenInUseUsageDescription": "locationctl prints your location in this terminal.",
         ]
     )
+
+    /// `locationctl report` run live: the position-sharing app (issue 12), which keeps reporting while it is
+    /// not running. Through locationd it is its own app, not `locationctl`: it has its own authorization,
+    /// and it is the one command of locationctl that gets a launch target, so the daemon starts it again
+    /// (decision 0045). In process it is `locationctl`.
+    package static let locationctlReporter = AppIdentity(
+        id: "locationctl.report",
+        displayName: "locationctl report",
+        info: [
+            "NSLocationWhenInUseUsageDescription": "locationctl report shares your position with the server you named.",
+            "NSLocationAlwaysAndWhenInUseUsageDescription":
+                "locationctl report shares your position with the server you named, also while it is not running: "
+                + "it is started again when you move.",
+        ]
+    )
 }

@@ -74,6 +74,9 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         if done { yield(.sourceFinished) }
     }
 
+    /// Ends the stream after the events already queued (a live command told to stop by a signal).
+    func stop() { yield(.sourceFinished) }
+
     private let lastProblem = Mutex<String?>(nil)
 
     private func yield(_ event: Event) {

@@ -12,8 +12,8 @@ struct ManagerSession {
 
     /// Installs the runtime the options describe; without any source, exits 69 at once
     /// (authorization could not help).
-    init(source: SourceOptions, accuracy: AccuracyChoice) throws {
-        runtime = try source.installRuntime(throughDaemon: true)
+    init(source: SourceOptions, accuracy: AccuracyChoice, identity: AppIdentity = .locationctl) throws {
+        runtime = try source.installRuntime(throughDaemon: true, identity: identity)
         if runtime.sources.isEmpty, runtime.link == nil {
             try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
         }
@@ -22,13 +22,14 @@ struct ManagerSession {
         manager.desiredAccuracy = accuracy.desiredAccuracy
     }
 
-    /// Reacts to an authorization status: true when authorized; asks once while undetermined;
-    /// exits 77 when denied, restricted, or when nobody can be asked.
-    mutating func isAuthorized(_ status: CLAuthorizationStatus) throws -> Bool {
+    /// Reacts to an authorization status: true when authorized; asks once while undetermined (for Always
+    /// with `always`, an app that works in the background); exits 77 when denied, restricted, or when nobody
+    /// can be asked.
+    mutating func isAuthorized(_ status: CLAuthorizationStatus, always: Bool = false) throws -> Bool {
         if status.isAuthorized { return true }
         if status == .notDetermined, !asked {
             asked = true
-            manager.requestWhenInUseAuthorization()
+            if always { manager.requestAlwaysAuthorization() } else { manager.requestWhenInUseAuthorization() }
             if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
                 try fail(NotDetermined(), code: ExitCodes.notAuthorized)
             }

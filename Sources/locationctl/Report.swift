@@ -27,14 +27,26 @@ extension LocationCtl {
                 The queue (--queue, default next to the location database) survives a kill: run the command \
                 again and what was queued is sent first. A refused login or a wrong server stops the uploads \
                 (exit 77 or 78) and keeps the queue.
+
+                Without --simulate the reporter shares the live position (the sources of --source, sources.conf \
+                or gpsd; through locationd when it runs) until SIGINT or SIGTERM. Under locationd it is the app \
+                "locationctl report": it asks for Always authorization, and monitors significant changes and a \
+                region around its last report, so that locationd starts it again after a kill when you move, \
+                and the queue goes on (decision 0045).
                 """
         )
 
         @Option(
             name: .long, parsing: .unconditional,
-            help: ArgumentHelp("A built-in route (\(BuiltInRoute.names.joined(separator: ", "))) or a GPX file.",
-                               valueName: "route|file"))
-        var simulate: String
+            help: ArgumentHelp(
+                "A built-in route (\(BuiltInRoute.names.joined(separator: ", "))) or a GPX file; without it, the live position.",
+                valueName: "route|file"))
+        var simulate: String?
+
+        @Option(
+            name: .customLong("source"),
+            help: ArgumentHelp("A real source for the live position, repeatable (as for track).", valueName: "url"))
+        var sources: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, or 'max' (default 1).", valueName: "x"))
         var speed: ReplaySpeed?
@@ -94,6 +106,12 @@ extension LocationCtl {
             }
             if capacity < 3 { throw ValidationError("--capacity must be at least 3") }
             guard timeout > 0 else { throw ValidationError("--timeout must be > 0 s") }
+            guard let simulate else {
+                if speed != nil { throw ValidationError("--speed applies to --simulate, not to the live position") }
+                _ = try liveSourceOptions()
+                return
+            }
+            if !sources.isEmpty { throw ValidationError("--source and --simulate exclude each other") }
             do {
                 _ = try Self.route(simulate)
             } catch {
@@ -124,6 +142,7 @@ extension LocationCtl {
         }
 
         mutating func run() async throws {
+            guard let simulate else { return try await runLive() }
             let route = try Self.route(simulate)
             let fixes = try ReportReplay.fixes(of: route)
             var session = try ReportSession(command: self)

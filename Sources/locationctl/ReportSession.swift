@@ -62,9 +62,13 @@ struct ReportSession {
         continuation.yield()
     }
 
-    mutating func handle(_ fix: Fix) async throws {
+    /// The decisions the fix made (printed and queued).
+    @discardableResult
+    mutating func handle(_ fix: Fix) async throws -> [ReportDecision] {
         summary.observe(fix)
-        try emit(policy.handle(fix))
+        let decisions = policy.handle(fix)
+        try emit(decisions)
+        return decisions
     }
 
     mutating func finish() async throws {

@@ -120,7 +120,10 @@ struct SourceOptions: ParsableArguments {
     /// `monitoring` keeps regions in memory only and, in a replay, the receiver on throughout (a
     /// recording has every fix; quiet monitoring would only drop some).
     /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
-    func installRuntime(monitoring: Bool = false, throughDaemon: Bool = false) throws -> LocationRuntime {
+    /// `identity`: the app the daemon is told this process is (it decides from the process itself; decision 0045).
+    func installRuntime(
+        monitoring: Bool = false, throughDaemon: Bool = false, identity: AppIdentity = .locationctl
+    ) throws -> LocationRuntime {
         let logger = Logger(label: "locationctl")
         let scenario = try simulate.map { try Self.scenario($0) }
         let timeline = try replayTimeline(scenario)
@@ -142,7 +145,7 @@ struct SourceOptions: ParsableArguments {
             }
         } else if throughDaemon,
             let daemon = LocationRuntime.daemonClient(
-                environment: ProcessInfo.processInfo.environment, identity: .locationctl, logger: logger)
+                environment: ProcessInfo.processInfo.environment, identity: identity, logger: logger)
         {
             // No source named: locationd's, when it answers (CORELOCATION_DAEMON=auto|require).
             LocationRuntime.installShared(daemon)

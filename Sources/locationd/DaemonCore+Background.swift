@@ -23,7 +23,10 @@ extension DaemonCore {
 
     /// The connection started a service that outlives the app: record how to start it again.
     func recordLaunchTarget(of peer: Peer, app: App) {
-        guard let backgroundStore, peer.identity.executable != Self.siblingLocationctl else { return }
+        // locationctl's commands are a person's, in a terminal: never started again, but for the reporter.
+        guard let backgroundStore,
+            peer.identity.executable != Self.siblingLocationctl || app.key.appID == AppIdentity.locationctlReporter.id
+        else { return }
         guard
             let target = LaunchTarget.of(
                 pid: peer.identity.pid, uid: app.key.uid, appID: app.key.appID, executable: peer.identity.executable,
@@ -63,7 +66,7 @@ extension DaemonCore {
         for target in targets {
             let key = AppKey(uid: target.uid, appID: target.appID)
             let plist = target.uid == daemonUID ? target.environment["CORELOCATION_INFO_PLIST"] : nil
-            var identity = AppIdentity.resolve(executable: target.executable, infoPlist: plist, logger: logger)
+            var identity = appIdentity(executable: target.executable, arguments: { target.arguments }, infoPlist: plist)
             identity.id = storedID(key)
             let app = state.withLock { state -> App in
                 if let app = state.apps[key] { return app }

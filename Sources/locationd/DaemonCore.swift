@@ -154,14 +154,23 @@ final class DaemonCore: Sendable {
         }
     }
 
+    /// The app a process is: the locationctl beside the daemon is `locationctl`, but for `locationctl report`
+    /// (the reporter, its own app with a launch target: decision 0045); any other executable is resolved
+    /// from its Info.plist. `arguments` (argv[1...]) is read only for the sibling locationctl.
+    func appIdentity(executable: String, arguments: () -> [String]?, infoPlist: String?) -> AppIdentity {
+        guard executable == Self.siblingLocationctl else {
+            return AppIdentity.resolve(executable: executable, infoPlist: infoPlist, logger: logger)
+        }
+        return arguments()?.first == "report" ? .locationctlReporter : .locationctl
+    }
+
     /// Groups a new connection under its app (made on first use) and returns the hello to send.
     func attach(_ peer: Peer) -> ServerHello {
         let identity = peer.identity
         // A process's environment names its Info.plist only for our own user's processes.
         let plist = identity.uid == daemonUID ? identity.infoPlist : nil
-        var appIdentity = identity.executable == Self.siblingLocationctl
-            ? AppIdentity.locationctl
-            : AppIdentity.resolve(executable: identity.executable, infoPlist: plist, logger: logger)
+        var appIdentity = appIdentity(
+            executable: identity.executable, arguments: { PeerIdentity.arguments(of: identity.pid) }, infoPlist: plist)
         let key = AppKey(uid: identity.uid, appID: appIdentity.id)
         appIdentity.id = storedID(key)
         let app = state.withLock { state -> App in

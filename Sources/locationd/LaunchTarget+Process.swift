@@ -22,10 +22,7 @@ extension LaunchTarget {
     /// went or its executable cannot be examined.
     static func of(pid: Int32, uid: UInt32, appID: String, executable: String, now: Double) -> LaunchTarget? {
         guard !executable.hasSuffix(" (deleted)"), let fingerprint = FileFingerprint.of(executable) else { return nil }
-        guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
-        let argv = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        var arguments = Array(argv.dropFirst())
-        if arguments.last == "" { arguments.removeLast() }
+        guard let arguments = PeerIdentity.arguments(of: pid) else { return nil }
         let cwd = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) ?? "/"
         let environment = PeerIdentity.environment(of: pid).filter { keeps($0.key) }
         let unit = environment["CORELOCATION_INFO_PLIST"].flatMap(Self.unit(infoPlist:))

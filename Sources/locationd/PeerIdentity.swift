@@ -40,6 +40,14 @@ struct PeerIdentity: Sendable, Hashable {
         }.recover { _ in nil }
     }
 
+    /// A process's argv[1...] from `/proc/PID/cmdline`; nil when the process is gone.
+    static func arguments(of pid: Int32) -> [String]? {
+        guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+        var argv = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if argv.last == "" { argv.removeLast() }
+        return Array(argv.dropFirst())
+    }
+
     /// A process's environment (readable for processes of our own user, or by root).
     static func environment(of pid: Int32) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return [:] }
