@@ -108,7 +108,11 @@ extension LocationCtl {
             guard timeout > 0 else { throw ValidationError("--timeout must be > 0 s") }
             guard let simulate else {
                 if speed != nil { throw ValidationError("--speed applies to --simulate, not to the live position") }
-                _ = try liveSourceOptions()
+                do {
+                    _ = try liveSourceOptions()
+                } catch {
+                    throw ValidationError(SourceOptions.message(for: error))
+                }
                 return
             }
             if !sources.isEmpty { throw ValidationError("--source and --simulate exclude each other") }

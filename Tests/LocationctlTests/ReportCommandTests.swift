@@ -34,6 +34,13 @@ import Testing
         #expect(noTarget.stderr.contains("--to URL is needed"), "\(noTarget)")
         let beat = try await sandbox.run(.locationctl, Self.drive + ["--dry-run", "--heartbeat", "60"])
         #expect(beat.status == 64, "\(beat)")
+        // Live mode: a replay speed means nothing, and a replay and a live source exclude each other.
+        let liveSpeed = try await sandbox.run(.locationctl, ["report", "--dry-run", "--speed", "10"])
+        #expect(liveSpeed.status == 64 && liveSpeed.stderr.contains("--speed applies to --simulate"), "\(liveSpeed)")
+        let both = try await sandbox.run(.locationctl, Self.drive + ["--dry-run", "--source", "stdin"])
+        #expect(both.status == 64 && both.stderr.contains("exclude each other"), "\(both)")
+        let badSource = try await sandbox.run(.locationctl, ["report", "--dry-run", "--source", "carrier-pigeon:"])
+        #expect(badSource.status == 64, "\(badSource)")
     }
 
     /// Uploaded through OwnTracks: the server stores exactly the decisions printed, in order.
