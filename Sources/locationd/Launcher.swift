@@ -16,6 +16,17 @@ enum Launcher: String, Sendable, CaseIterable {
     static let reasonVariable = "CORELOCATION_LAUNCH_REASON"
     static let reasonLocation = "location"
 
+    /// `CORELOCATION_LAUNCH_LOG` opened for appending, when set and writable.
+    static func launchLog() -> FileHandle? {
+        guard let path = ProcessInfo.processInfo.environment["CORELOCATION_LAUNCH_LOG"], !path.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
+        handle.seekToEndOfFile()
+        return handle
+    }
+
     /// Starts `target`; returns the pid (exec) or 0 (systemd), or throws.
     func launch(_ target: LaunchTarget, logger: Logger) throws -> Int32 {
         var environment = target.environment
@@ -30,8 +41,11 @@ enum Launcher: String, Sendable, CaseIterable {
             process.currentDirectoryURL = URL(fileURLWithPath: target.workingDirectory)
             process.environment = environment
             process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            // The app's output is discarded, unless the daemon's CORELOCATION_LAUNCH_LOG names a file to append
+            // it to (why a launched app does not come up: its own words).
+            let output = Self.launchLog().map { $0 as Any } ?? FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = output
             try process.run()
             return process.processIdentifier
         case .systemd:

@@ -40,9 +40,14 @@ struct PeerIdentity: Sendable, Hashable {
         }.recover { _ in nil }
     }
 
-    /// A process's argv[1...] from `/proc/PID/cmdline`; nil when the process is gone.
+    /// A process's argv[1...] from `/proc/PID/cmdline`; nil when the process is gone, or has exited and
+    /// waits to be reaped: a zombie's cmdline reads empty, and taken as "no arguments" it once made a launch
+    /// target that started a killed reporter as a bare `locationctl` (a request the process sent just before
+    /// its SIGKILL is handled after it).
     static func arguments(of pid: Int32) -> [String]? {
-        guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+        guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !cmdline.isEmpty else {
+            return nil
+        }
         var argv = cmdline.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if argv.last == "" { argv.removeLast() }
         return Array(argv.dropFirst())

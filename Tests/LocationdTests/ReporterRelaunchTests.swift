@@ -72,10 +72,15 @@ import Glibc
     @Test func killedWithReportsQueuedIsStartedAgainAndLosesNone() async throws {
         let harness = try DaemonHarness()
         let track = try Self.zigzag(in: harness)
-        try await harness.start([
-            "--simulate", track, "--simulate-speed", "4", "--region-dwell", "0.6", "--launcher", "exec",
-            "--relaunch-pickup", "2",
-        ])
+        let launched = harness.directory + "/launched.log"
+        try await harness.start(
+            [
+                "--simulate", track, "--simulate-speed", "4", "--region-dwell", "0.6", "--launcher", "exec",
+                // A debug build starting on a loaded machine may take seconds to say hello: a short pickup
+                // window would have locationd start a second reporter beside the first.
+                "--relaunch-pickup", "10",
+            ], extra: ["CORELOCATION_LAUNCH_LOG": launched])
+        let launchedOutput = { (try? String(contentsOfFile: launched, encoding: .utf8)) ?? "" }
         let store = harness.directory + "/store.jsonl"
         var server = try await Self.startServer(port: 0, store: store)
         let queue = harness.directory + "/queue.sqlite"
@@ -110,7 +115,7 @@ import Glibc
         server = try await Self.startServer(port: server.port, store: store)
         #expect(
             await Polling.until(timeout: 90, every: 0.2) { Set(Self.storedKeys(store)).isSuperset(of: waiting) },
-            "queued \(waiting.count), stored \(Self.storedKeys(store).count)\n\(harness.logText)")
+            "queued \(waiting.count), stored \(Self.storedKeys(store).count)\n\(harness.logText)\nlaunched:\n\(launchedOutput())")
         let target = await Self.target(harness)
         #expect(target?.recentLaunches ?? 0 >= 1, "locationd started the reporter again")
         #expect(harness.logText.contains("Launched an app for its events"))
