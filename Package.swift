@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "CoreLocationCellular",
             dependencies: [
-                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationNetwork", "CoreLocationSources",
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationGeodesy", "CoreLocationNetwork",
+                "CoreLocationSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -348,7 +349,8 @@ let package = Package(
         .testTarget(
             name: "LocationctlTests",
             dependencies: [
-                "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe"],
+                "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe",
+                "CoreLocationDBus", "CoreLocationDBusTestSupport"],
             swiftSettings: strictSettings
         ),
     ]
