@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "CoreLocationCellular",
             dependencies: [
-                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationNetwork", "CoreLocationSources",
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationGeodesy", "CoreLocationNetwork",
+                "CoreLocationSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -355,7 +356,8 @@ let package = Package(
         .testTarget(
             name: "LocationctlTests",
             dependencies: [
-                "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe"],
+                "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe",
+                "CoreLocationDBus", "CoreLocationDBusTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

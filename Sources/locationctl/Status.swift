@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreLocation
 import Foundation
 import CoreLocationEngine
+import CoreLocationSources
 import CoreLocationStorage
 
 extension LocationCtl {
@@ -62,7 +63,7 @@ extension LocationCtl {
                 FileHandle.standardOutput.write(try encoder.encode(status) + Data("\n".utf8))
                 return
             }
-            print(render(status))
+            print(render(status, origins: runtime.fixOrigins))
             print("Authorization database: \(AuthorizationStore.defaultPath())")
             print("This app (locationctl): \(describe(runtime.authorization.authorization))")
         }
@@ -70,11 +71,12 @@ extension LocationCtl {
 }
 
 @MainActor
-func printStatus(_ status: EngineStatus) {
-    printError(render(status))
+func printStatus(_ status: EngineStatus, origins: [SourceID: String] = [:]) {
+    printError(render(status, origins: origins))
 }
 
-func render(_ status: EngineStatus) -> String {
+/// `origins`: the device of each source's last fix, for the sources that have several (`FixOriginReporting`).
+func render(_ status: EngineStatus, origins: [SourceID: String] = [:]) -> String {
     var lines: [String] = []
     if status.sources.isEmpty {
         lines.append("Sources: none configured (use --simulate ROUTE|FILE|LAT,LON or CORELOCATION_SIMULATE)")
@@ -85,6 +87,7 @@ func render(_ status: EngineStatus) -> String {
             line += "  power \(s.descriptor.powerCost) mW  \(s.isPowered ? "on" : "off")"
             line += "  on-time \(String(format: "%.1f", s.onTime)) s  fixes \(s.fixCount)"
             if let age = s.lastFixAge { line += "  last fix \(String(format: "%.1f", age)) s ago" }
+            if let origin = origins[s.descriptor.id] { line += "  from \(origin)" }
             if s.isFinished { line += "  (finished)" } else if !s.isAvailable { line += "  (unavailable: \(s.lastProblem ?? "?"))" }
             lines.append(line)
         }
@@ -103,4 +106,11 @@ func render(_ status: EngineStatus) -> String {
 
 func describe(_ authorization: ClientAuthorization) -> String {
     "\(authorization.level.rawValue), \(authorization.accuracy.rawValue) accuracy"
+}
+
+extension LocationRuntime {
+    /// The device of each source's last fix, for the sources that gather from several (the modems).
+    var fixOrigins: [SourceID: String] {
+        sources.compactMapValues { ($0 as? any FixOriginReporting)?.lastFixOrigin }
+    }
 }

@@ -70,6 +70,8 @@ struct ModemManagerTests {
         let fixes = events.values.compactMap { event -> Fix? in if case .fix(let fix) = event { fix } else { nil } }
         #expect(fixes == expected)
         #expect(fixes.first?.latitude ?? 0 < -37.78)  // Hamilton, New Zealand
+        // Which modem produced the fixes: its model and D-Bus path.
+        #expect(source.lastFixOrigin == "E1750 (\(path))")
 
         // Garbage from the modem (bad checksums, truncated sentences, noise): no fix, no crash, still listening.
         let scratch = try CellFixtures.scratch()
@@ -93,6 +95,66 @@ struct ModemManagerTests {
         await session.close()
     }
 
+    @Test func aModemWithOnlyGPSRawGivesOneFixPerNewTime() async throws {
+        // Capabilities 3GPP_LAC_CI | GPS_RAW: no NMEA.
+        let path = try mock.drive("add", "--capabilities", "3")
+        try await session.start()
+        try await eventually("the modem") { await modem(path)?.capabilities == [.threeGPPCell, .gpsRaw] }
+        let events = Recorder<SourceEvent>()
+        let source = ModemGNSSSource(session: session, scheduler: scheduler, referenceDate: nil)
+        source.start { events.append($0) }
+        try await eventually("Setup") { try await setupCalls(path).count == 1 }
+        #expect(try await setupCalls(path) == [[2, 1]])  // GPS_RAW only
+
+        // The BU-353-S4 log's first GGA (030719.000, 3747.0873 S, 17518.8938 E, 59.9 m) as ModemManager gives it.
+        let first = #"{"utc-time": "030719.000", "latitude": -37.784788333, "longitude": 175.314896667, "#
+            + #""altitude": 59.9}"#
+        try mock.drive("raw", path, first)
+        _ = try await events.wait(for: 1)
+        guard case .fix(let fix) = events.values[0] else {
+            Issue.record("expected a fix, got \(events.values[0])")
+            return
+        }
+        #expect(fix.latitude == -37.784788333)
+        #expect(fix.longitude == 175.314896667)
+        #expect(fix.altitude == 59.9)
+        #expect(fix.horizontalAccuracy == ModemGPSRaw.horizontalAccuracy)
+        // 03:07:19 UTC on the injected wall clock's nearest day.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let midnight = calendar.startOfDay(for: scheduler.wallNow)
+        let candidates = [-86_400.0, 0, 86_400].map { midnight.addingTimeInterval($0 + 3 * 3_600 + 7 * 60 + 19) }
+        let now = scheduler.wallNow
+        let nearest = candidates.min { abs($0.timeIntervalSince(now)) < abs($1.timeIntervalSince(now)) }
+        #expect(fix.timestamp == nearest)
+
+        // The same dictionary again (the cell changed, say): nothing new. Bad ones: counted, no fix, no crash.
+        try mock.drive("raw", path, first)
+        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": 91.0, "longitude": 175.3}"#)
+        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.78, "longitude": 175}"#)
+        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": "nan", "longitude": 175.3}"#)
+        try mock.drive("raw", path, #""not a dictionary""#)
+        try mock.drive("raw", path, #"{"latitude": -37.78, "longitude": 175.3}"#)
+        do {
+            try await eventually("five rejections") { source.rawRejectedCount == 5 }
+        } catch {
+            Issue.record("rejected \(source.rawRejectedCount), last: \(source.lastRawProblem ?? "-")")
+            throw error
+        }
+        #expect(source.lastRawProblem == "GPS_RAW: no utc-time string")
+        // A new time: the second fix.
+        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.7847916, "longitude": 175.3148966}"#)
+        _ = try await events.wait(for: 2)
+        #expect(source.fixCount == 2)
+        let fixes = events.values.compactMap { event -> Fix? in if case .fix(let fix) = event { fix } else { nil } }
+        #expect(fixes.map(\.latitude) == [-37.784788333, -37.7847916])
+        #expect(fixes.last?.verticalAccuracy == -1)  // no altitude in it
+        #expect(source.lastFixOrigin == "E1750 (\(path))")
+        source.stop()
+        try await eventually("the restoring Setup") { try await setupCalls(path).count == 2 }
+        await session.close()
+    }
+
     @Test func cellsResolveFromTheTableAndANewCellGivesANewFix() async throws {
         let scratch = try CellFixtures.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -113,6 +175,8 @@ struct ModemManagerTests {
         // The template's modem is on LTE (AccessTechnologies 1<<14): the TAC is the area.
         try mock.drive("cell", path, "262,01,0,1A60103,2B67")
         _ = try await events.wait(for: 1)
+        let served = CellIdentity(radio: .lte, mcc: 262, mnc: 1, lac: 0, cellID: 0x1A60103, tac: 0x2B67)
+        #expect(source.lastFixOrigin == "E1750 (\(path)), cell \(served)")
         #expect(events.values.first == .fix(Fix(latitude: 52.5170, longitude: 13.3889, horizontalAccuracy: 1_000,
             timestamp: scheduler.wallNow)))
         #expect(await modem(path)?.servingCell == CellIdentity(radio: .lte, mcc: 262, mnc: 1, lac: 0, cellID: 0x1A60103,

@@ -8,7 +8,7 @@ import Logging
 /// (`3GPP_LAC_CI`, GNSS off) and turns each new serving cell into a fix through `CellResolver` (offline table,
 /// then online with consent). A cell nobody knows gives `unavailable` saying so; the same cell again gives
 /// nothing new.
-public final class ModemCellSource: LocationSource {
+public final class ModemCellSource: FixOriginReporting {
     public let descriptor: SourceDescriptor
     private let resolver: CellResolver
     private let scheduler: any Scheduler
@@ -17,6 +17,9 @@ public final class ModemCellSource: LocationSource {
     private struct State {
         var serving: [String: CellIdentity] = [:]
         var lastProblem: String?
+        /// Each modem's name (`ModemStatus.name`) by path, from the session's list.
+        var names: [String: String] = [:]
+        var lastOrigin: String?
     }
 
     private let run: ModemSessionRun<State>
@@ -36,6 +39,9 @@ public final class ModemCellSource: LocationSource {
     /// Why the last serving cell gave no fix (nil: it did).
     public var lastProblem: String? { run.withExtra { $0.lastProblem } }
 
+    /// The modem of the last fix: its model and D-Bus path (with the serving cell it resolved).
+    public var lastFixOrigin: String? { run.withExtra { $0.lastOrigin } }
+
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
         run.start(handler, reset: { $0.serving = [:] }) { [weak self] event, generation in
             self?.handle(event, generation)
@@ -47,6 +53,9 @@ public final class ModemCellSource: LocationSource {
     private func handle(_ event: ModemSessionEvent, _ generation: Int) {
         switch event {
         case .modemsChanged(let modems):
+            _ = run.ifCurrent(generation) { state in
+                for modem in modems { state.names[modem.path] = modem.name }
+            }
             let usable = modems.contains { $0.problem == nil && ($0.capabilities?.contains(.threeGPPCell) ?? false) }
             guard !usable else { return }
             let reason = modems.isEmpty
@@ -80,6 +89,7 @@ public final class ModemCellSource: LocationSource {
             let current = run.ifCurrent(generation) { state -> Bool in
                 guard state.serving[modem] == cell else { return false }
                 state.lastProblem = nil
+                state.lastOrigin = ModemFixOrigin.describe(modem, name: state.names[modem]) + ", cell \(cell)"
                 return true
             }
             guard current == true else { return }

@@ -1,3 +1,4 @@
+import CoreLocationDBus
 import CoreLocationEngine
 import CoreLocationSources
 import Foundation
@@ -11,7 +12,10 @@ import Logging
 /// that have not changed; a sentence carrying a UTC time that is identical to the one in the modem's previous
 /// update is dropped (it belongs to an epoch already handled), sentences without a time (GSA, GSV, VTG) are
 /// always fed.
-public final class ModemGNSSSource: LocationSource {
+///
+/// A modem without `GPS_NMEA` is set up for `GPS_RAW`; each dictionary with a new `utc-time` becomes one fix
+/// (`ModemGPSRaw`), a repeated one nothing, a bad one nothing but a count (`rawRejectedCount`) and a log line.
+public final class ModemGNSSSource: FixOriginReporting {
     public let descriptor: SourceDescriptor
     private let scheduler: any Scheduler
     private let referenceDate: Date?
@@ -20,11 +24,18 @@ public final class ModemGNSSSource: LocationSource {
     private struct PerModem {
         var decoder: NMEAStreamDecoder
         var previous: Set<Substring> = []
+        /// The `utc-time` of the last GPS_RAW dictionary handled.
+        var rawTime: String?
     }
 
     private struct State {
         var modems: [String: PerModem] = [:]
         var fixes = 0
+        var rawRejected = 0
+        var lastRawProblem: String?
+        /// Each modem's name (`ModemStatus.name`) by path, from the session's list.
+        var names: [String: String] = [:]
+        var lastOrigin: String?
     }
 
     private let run: ModemSessionRun<State>
@@ -46,6 +57,15 @@ public final class ModemGNSSSource: LocationSource {
     /// Fixes delivered so far.
     public var fixCount: Int { run.withExtra { $0.fixes } }
 
+    /// GPS_RAW dictionaries that gave no fix because they were malformed (not counting repeats).
+    public var rawRejectedCount: Int { run.withExtra { $0.rawRejected } }
+
+    /// Why the last rejected GPS_RAW dictionary gave no fix.
+    public var lastRawProblem: String? { run.withExtra { $0.lastRawProblem } }
+
+    /// The modem of the last fix: its model and D-Bus path.
+    public var lastFixOrigin: String? { run.withExtra { $0.lastOrigin } }
+
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
         run.start(handler) { [weak self] event, generation in self?.handle(event, generation) }
     }
@@ -55,7 +75,12 @@ public final class ModemGNSSSource: LocationSource {
     private func handle(_ event: ModemSessionEvent, _ generation: Int) {
         switch event {
         case .modemsChanged(let modems):
-            let usable = modems.contains { $0.problem == nil && ($0.capabilities?.contains(.gpsNMEA) ?? false) }
+            _ = run.ifCurrent(generation) { state in
+                for modem in modems { state.names[modem.path] = modem.name }
+            }
+            let usable = modems.contains { modem in
+                modem.problem == nil && !(modem.capabilities?.intersection([.gpsNMEA, .gpsRaw]).isEmpty ?? true)
+            }
             guard !usable else { return }
             let reason = modems.isEmpty
                 ? "no modem (ModemManager has none, or is not running)"
@@ -63,9 +88,43 @@ public final class ModemGNSSSource: LocationSource {
                     .joined(separator: "; ")
             emit(.unavailable(reason: reason), generation)
         case .location(let update):
-            guard let nmea = update.nmea else { return }
-            feed(nmea, from: update.modem, generation)
+            if let nmea = update.nmea {
+                feed(nmea, from: update.modem, generation)
+            } else if let raw = update.gpsRaw {
+                feed(raw: raw, from: update.modem, generation)
+            }
         }
+    }
+
+    private func feed(raw: DBusValue, from modem: String, _ generation: Int) {
+        let decoded: ModemGPSRaw
+        do {
+            decoded = try ModemGPSRaw.decode(raw, receivedAt: scheduler.wallNow)
+        } catch {
+            let counted = run.ifCurrent(generation) { state -> Int in
+                state.rawRejected += 1
+                state.lastRawProblem = error.description
+                return state.rawRejected
+            }
+            if let counted {
+                logger.debug("GPS_RAW rejected", metadata: [
+                    "modem": "\(modem)", "reason": "\(error.description)", "rejected": "\(counted)",
+                ])
+            }
+            return
+        }
+        let isNew = run.ifCurrent(generation) { state -> Bool in
+            var entry = state.modems[modem] ?? PerModem(decoder: NMEAStreamDecoder(referenceDate: referenceDate))
+            guard entry.rawTime != decoded.utcTime else { return false }
+            entry.rawTime = decoded.utcTime
+            state.modems[modem] = entry
+            state.fixes += 1
+            state.lastOrigin = ModemFixOrigin.describe(modem, name: state.names[modem])
+            return true
+        }
+        guard isNew == true else { return }
+        logger.debug("GPS_RAW fix", metadata: ["modem": "\(modem)", "utc-time": "\(decoded.utcTime)"])
+        emit(.fix(decoded.fix), generation)
     }
 
     private func feed(_ text: String, from modem: String, _ generation: Int) {
@@ -90,7 +149,9 @@ public final class ModemGNSSSource: LocationSource {
             }
             state.modems[modem] = entry
             state.fixes += events.count
+            if !events.isEmpty { state.lastOrigin = ModemFixOrigin.describe(modem, name: state.names[modem]) }
         }
+        if !events.isEmpty { logger.debug("NMEA fixes", metadata: ["modem": "\(modem)", "count": "\(events.count)"]) }
         for event in events { emit(event, generation) }
     }
 

@@ -8,6 +8,9 @@ public struct ModemLocationUpdate: Sendable, Hashable {
     public var modem: String
     /// `GPS_NMEA`: NMEA traces, one per line.
     public var nmea: String?
+    /// `GPS_RAW` (an `a{sv}` dictionary, see `ModemGPSRaw`), only from a modem without `GPS_NMEA`: a modem that has
+    /// NMEA is set up for NMEA, and its GPS_RAW (built from the same GGA) would repeat the fix.
+    public var gpsRaw: DBusValue?
     /// `3GPP_LAC_CI`: `"MCC,MNC,LAC,CI,TAC"`.
     public var cell: String?
     /// The modem's `AccessTechnologies` when it reported (the serving cell's radio).
@@ -227,11 +230,12 @@ public actor ModemManagerSession {
             guard case .dictEntry(let key, let value) = entry, let source = key.integer else { continue }
             switch ModemLocationCapabilities(rawValue: UInt32(truncatingIfNeeded: source)) {
             case .gpsNMEA: update.nmea = value.string
+            case .gpsRaw where modems[path]?.capabilities?.contains(.gpsNMEA) != true: update.gpsRaw = value.unwrapped
             case .threeGPPCell: update.cell = value.string
             default: continue
             }
         }
-        guard update.nmea != nil || update.cell != nil else { return }
+        guard update.nmea != nil || update.cell != nil || update.gpsRaw != nil else { return }
         if let cell = update.cell {
             let radio = CellRadioFromAccessTechnology.radio(update.accessTechnologies)
             modems[path]?.servingCell = try? CellIdentity(modemManager: cell, radio: radio)

@@ -33,3 +33,11 @@ public struct ModemStatus: Sendable, Hashable {
         return text.isEmpty ? String(path.split(separator: "/").last ?? "modem") : text
     }
 }
+
+/// How the modem sources name the modem of a fix (`FixOriginReporting`): its model and its D-Bus path.
+enum ModemFixOrigin {
+    static func describe(_ path: String, name: String?) -> String {
+        guard let name, !name.isEmpty, name != path else { return path }
+        return "\(name) (\(path))"
+    }
+}

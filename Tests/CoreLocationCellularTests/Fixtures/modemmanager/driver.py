@@ -10,11 +10,15 @@ Location a{uv}, GpsRefreshRate; Setup(ub), GetLocation() -> a{uv}), and feeds it
       --quiet:  Setup leaves SignalsLocation false and location changes emit nothing (clients must poll GetLocation)
   driver.py cell MODEM "MCC,MNC,LAC,CI,TAC"     the 3GPP entry of Location
   driver.py nmea MODEM FILE                     the NMEA entry, one update per epoch of FILE (comments skipped)
+  driver.py raw MODEM JSON                      the GPS_RAW entry (a{sv}) from a JSON object: strings stay strings,
+                                                numbers with a point (and "nan") are doubles, whole numbers int32
+                                                (a wrong type on purpose), a JSON string "!x" is not a dictionary
   driver.py state MODEM N                       the modem's State
   driver.py remove MODEM                        the modem goes (InterfacesRemoved)
 
 Uses DBUS_SYSTEM_BUS_ADDRESS (the tests' private bus). dbus-python only.
 """
+import json
 import sys
 
 import dbus
@@ -26,6 +30,7 @@ MODEM = "org.freedesktop.ModemManager1.Modem"
 LOCATION = "org.freedesktop.ModemManager1.Modem.Location"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 GPS_NMEA = 4
+GPS_RAW = 2
 THREE_GPP = 1
 
 bus = dbus.SystemBus()
@@ -70,8 +75,27 @@ def add(options):
     print(modem_path)
 
 
+def raw_value(text):
+    value = json.loads(text, parse_float=float, parse_constant=float)
+    if isinstance(value, str):
+        return dbus.String(value, variant_level=1)
+    entries = {}
+    for key, item in value.items():
+        if isinstance(item, str) and item.lower() == "nan":
+            entries[key] = dbus.Double(float("nan"), variant_level=1)
+        elif isinstance(item, str):
+            entries[key] = dbus.String(item, variant_level=1)
+        elif isinstance(item, float):
+            entries[key] = dbus.Double(item, variant_level=1)
+        else:
+            entries[key] = dbus.Int32(item, variant_level=1)
+    return dbus.Dictionary(entries, signature="sv", variant_level=1)
+
+
 def set_location(path, key, value):
-    location = dbus.Dictionary({dbus.UInt32(key): dbus.String(value, variant_level=1)}, signature="uv")
+    if not isinstance(value, dbus.String) and not isinstance(value, dbus.Dictionary):
+        value = dbus.String(value, variant_level=1)
+    location = dbus.Dictionary({dbus.UInt32(key): value}, signature="uv")
     obj = bus.get_object(BUS, path)
     quiet = bool(dbus.Interface(obj, "org.freedesktop.DBus.Properties").Get("org.corelocation.Test", "Quiet"))
     if quiet:
@@ -104,6 +128,8 @@ def main():
         add(sys.argv[2:])
     elif command == "cell":
         set_location(sys.argv[2], THREE_GPP, sys.argv[3])
+    elif command == "raw":
+        set_location(sys.argv[2], GPS_RAW, raw_value(sys.argv[3]))
     elif command == "nmea":
         lines = [l.strip() for l in open(sys.argv[3]) if l.strip() and not l.startswith("#")]
         for epoch in epochs(lines):

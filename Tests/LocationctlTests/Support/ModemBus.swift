@@ -1,0 +1,95 @@
+import CoreLocationDBus
+import CoreLocationDBusTestSupport
+import CoreLocationGPSDTestSupport
+import Foundation
+
+/// python-dbusmock 0.38's `modemmanager` template on a private bus, fed by the ModemManager tests' driver script
+/// (Tests/CoreLocationCellularTests/Fixtures/modemmanager/driver.py), for running the built `locationctl` against
+/// it (`CORELOCATION_MODEM_BUS`). dbusmock 0.38 is looked for as ModemManagerMock does: `CORELOCATION_DBUSMOCK_PATH`,
+/// else `.build/dbusmock-0.38` (.ci/run installs it there). The driver and the mock run as child processes waited
+/// for on threads of their own (`Browser.runProcess`), never on the cooperative pool.
+final class ModemBus: @unchecked Sendable {  // safe: one owning test, used from one task at a time
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url
+    }()
+    static let fixtures = packageRoot.appendingPathComponent("Tests/CoreLocationCellularTests/Fixtures/modemmanager")
+    static let driver = fixtures.appendingPathComponent("driver.py").path
+
+    static var dbusmockPath: String {
+        if let path = ProcessInfo.processInfo.environment["CORELOCATION_DBUSMOCK_PATH"], !path.isEmpty { return path }
+        return packageRoot.appendingPathComponent(".build/dbusmock-0.38").path
+    }
+
+    static var isAvailable: Bool {
+        PrivateBus.isAvailable
+            && FileManager.default.fileExists(atPath: dbusmockPath + "/dbusmock/templates/modemmanager.py")
+    }
+
+    let bus: PrivateBus
+    let client: DBusClient
+    private var mock: Process?
+    private var stopped = false
+
+    init() throws {
+        bus = try PrivateBus()
+        client = try bus.client()
+    }
+
+    /// Starts the mock; waits (bounded, 10 s) until it owns ModemManager's name.
+    func start() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PrivateBus.pythonPath)
+        process.arguments = ["-m", "dbusmock", "--system", "-t", "modemmanager"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["PYTHONPATH"] = Self.dbusmockPath
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        mock = process
+        for _ in 0..<200 {
+            if try await client.nameOwner("org.freedesktop.ModemManager1") != nil { return }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ModemBusFailure(description: "the modemmanager mock did not start")
+    }
+
+    /// Runs the driver script (bounded, 30 s); returns its last output line (the modem path for `add`).
+    @discardableResult
+    func drive(_ arguments: String...) async throws -> String {
+        let (status, output) = try await Browser.runProcess(
+            "/usr/bin/env",
+            ["DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", PrivateBus.pythonPath, Self.driver] + arguments, limit: 30)
+        guard status == 0 else {
+            throw ModemBusFailure(description: "driver.py \(arguments.joined(separator: " ")): \(output)")
+        }
+        return output.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// The modem's `Modem.Location` `Enabled` flags (what Setup enabled).
+    func enabled(_ modem: String) async throws -> Int64? {
+        let properties = try await client.properties(
+            of: "org.freedesktop.ModemManager1.Modem.Location", at: modem, on: "org.freedesktop.ModemManager1")
+        return properties["Enabled"]?.integer
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        if let mock { ChildProcess.kill(mock) }
+        mock = nil
+        client.close()
+        bus.stop()
+    }
+
+    deinit { stop() }
+}
+
+struct ModemBusFailure: Error, CustomStringConvertible {
+    var description: String
+}
