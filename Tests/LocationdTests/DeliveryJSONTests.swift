@@ -10,7 +10,7 @@ import Testing
     /// Values where number formatting goes wrong: signed zero, integers (no ".0"), exponents both ways,
     /// subnormals, the extremes, and the non-finite ones the protocol writes as strings.
     static let awkward: [Double] = [
-        0, -0.0, -1, 1, 100, 0.1, 1e15, 1e16, 1e20, 1.5e-7, 5e-324, 2.2250738585072014e-308,
+        0, -0.0, -1, 1, 100, 0.1, 1e15, 1e16, 1e20, 1.5e-7, .leastNonzeroMagnitude, .leastNormalMagnitude,
         .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 123_456_789.123_456_78, 786_000_000.1,
         .infinity, -.infinity, .nan,
     ]
