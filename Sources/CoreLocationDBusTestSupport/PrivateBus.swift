@@ -74,14 +74,17 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     public func client() throws -> DBusClient { try DBusClient(bus: .address(address)) }
 
     /// Starts `python3 -m dbusmock ARGUMENTS` on this bus and waits (up to 10 s) until `name` is owned.
+    /// `modulePath`: a `PYTHONPATH` for a python-dbusmock other than Debian's (the `modemmanager` template
+    /// is only in PyPI's 0.38, which `.ci/run` installs beside the build).
     @discardableResult
-    public func startMock(name: String, arguments: [String]) async throws -> Process {
+    public func startMock(name: String, arguments: [String], modulePath: String? = nil) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.pythonPath)
         process.arguments = ["-m", "dbusmock"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        if let modulePath { environment["PYTHONPATH"] = modulePath }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

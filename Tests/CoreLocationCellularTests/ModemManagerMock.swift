@@ -33,26 +33,9 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
     /// Starts (or restarts: a new unique name, as when ModemManager restarts) the mock; waits until it owns the name.
     func start() async throws {
         stop()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PrivateBus.pythonPath)
-        process.arguments = ["-m", "dbusmock", "--system", "-t", "modemmanager"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        environment["PYTHONPATH"] = Self.dbusmockPath
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let client = try bus.client()
-        defer { client.close() }
-        for _ in 0..<200 {
-            if try await client.nameOwner("org.freedesktop.ModemManager1") != nil { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw MockFailure(description: "the modemmanager mock did not start")
+        process = try await bus.startMock(
+            name: "org.freedesktop.ModemManager1", arguments: ["--system", "-t", "modemmanager"],
+            modulePath: Self.dbusmockPath)
     }
 
     /// SIGKILL (ModemManager crashing), waiting (bounded) for the exit.

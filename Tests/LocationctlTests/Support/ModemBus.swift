@@ -39,24 +39,9 @@ final class ModemBus: @unchecked Sendable {  // safe: one owning test, used from
 
     /// Starts the mock; waits (bounded, 10 s) until it owns ModemManager's name.
     func start() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PrivateBus.pythonPath)
-        process.arguments = ["-m", "dbusmock", "--system", "-t", "modemmanager"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        environment["PYTHONPATH"] = Self.dbusmockPath
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        mock = process
-        for _ in 0..<200 {
-            if try await client.nameOwner("org.freedesktop.ModemManager1") != nil { return }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ModemBusFailure(description: "the modemmanager mock did not start")
+        mock = try await bus.startMock(
+            name: "org.freedesktop.ModemManager1", arguments: ["--system", "-t", "modemmanager"],
+            modulePath: Self.dbusmockPath)
     }
 
     /// Runs the driver script (bounded, 30 s); returns its last output line (the modem path for `add`).
