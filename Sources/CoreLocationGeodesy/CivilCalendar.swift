@@ -28,4 +28,15 @@ public enum CivilCalendar {
         let month = shifted < 10 ? shifted + 3 : shifted - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+
+    /// Seconds since 1970 of the instant at `timeOfDay` (UTC seconds since midnight) on the day that puts it
+    /// nearest to `reference` (seconds since 1970), within 12 h: a time of 23:59:59 read at 00:00:01 is
+    /// yesterday's. For a receiver's time of day without a date (NMEA before its first RMC or ZDA, a modem's
+    /// GPS_RAW).
+    public static func seconds(timeOfDay: Double, nearest reference: Double) -> Double {
+        var seconds = (reference / 86_400).rounded(.down) * 86_400 + timeOfDay
+        if seconds - reference > 43_200 { seconds -= 86_400 }
+        if reference - seconds > 43_200 { seconds += 86_400 }
+        return seconds
+    }
 }

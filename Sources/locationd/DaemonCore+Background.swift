@@ -25,7 +25,8 @@ extension DaemonCore {
     func recordLaunchTarget(of peer: Peer, app: App) {
         // locationctl's commands are a person's, in a terminal: never started again, but for the reporter.
         guard let backgroundStore,
-            peer.identity.executable != Self.siblingLocationctl || app.key.appID == AppIdentity.locationctlReporter.id
+            peer.identity.executable != Self.siblingLocationctl || app.key.appID == AppIdentity.locationctlReporter.id,
+            !peer.state.withLock({ $0.launchTargetRecorded })
         else { return }
         guard
             let target = LaunchTarget.of(
@@ -39,6 +40,7 @@ extension DaemonCore {
             logger.error("Cannot store the launch target", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
+        peer.state.withLock { $0.launchTargetRecorded = true }
         ensureBackgroundClient(app)
         wakeSweep()  // a new executable may be launchable where the old one was refused
     }

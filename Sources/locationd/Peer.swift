@@ -31,6 +31,9 @@ final class Peer: Sendable {
         var offersPrompts = false
         /// The app's delegate can take its pending events (`receivePending`).
         var receivesPending = false
+        /// How to start the process again is stored (`recordLaunchTarget`): once per connection, not at each of
+        /// its region starts (the reporter moves its region at every report).
+        var launchTargetRecorded = false
     }
 
     let id: UInt64

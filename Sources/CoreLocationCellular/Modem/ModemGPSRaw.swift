@@ -109,10 +109,7 @@ public struct ModemGPSRaw: Sendable, Hashable {
 
     /// The instant at `timeOfDay` (UTC) on the day that puts it nearest to `reference`.
     static func date(timeOfDay: Double, near reference: Date) -> Date {
-        let received = reference.timeIntervalSince1970
-        var seconds = (received / 86_400).rounded(.down) * 86_400 + timeOfDay
-        if seconds - received > 43_200 { seconds -= 86_400 }
-        if received - seconds > 43_200 { seconds += 86_400 }
+        let seconds = CivilCalendar.seconds(timeOfDay: timeOfDay, nearest: reference.timeIntervalSince1970)
         return Date(timeIntervalSince1970: seconds)
     }
 }

@@ -123,11 +123,7 @@ extension NMEAEpochAssembler {
             }
         } else {
             // No date yet: the day of `receivedAt` that puts the time of day nearest to it.
-            let received = receivedAt.timeIntervalSince1970
-            let day = (received / 86_400).rounded(.down)
-            seconds = day * 86_400 + timeOfDay
-            if seconds - received > 43_200 { seconds -= 86_400 }
-            if received - seconds > 43_200 { seconds += 86_400 }
+            seconds = CivilCalendar.seconds(timeOfDay: timeOfDay, nearest: receivedAt.timeIntervalSince1970)
         }
         return Date(timeIntervalSince1970: seconds)
     }
