@@ -16,11 +16,17 @@ enum DirectSocket {
 
     /// The socket cookie of a channel's socket (on its event loop), nil when it cannot be read.
     static func cookie(of channel: any Channel) -> EventLoopFuture<UInt64?> {
+        socketOption(cookieOption, of: channel)
+    }
+
+    /// A `SOL_SOCKET` option of a channel's socket, read on its event loop; nil when the channel has no
+    /// socket or the option cannot be read.
+    static func socketOption<Value: Sendable>(_ name: Int32, of channel: any Channel) -> EventLoopFuture<Value?> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeSucceededFuture(nil)
         }
-        let future: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(cookieOption))
+        let future: EventLoopFuture<Value> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(name))
         return future.map { Optional($0) }.recover { _ in nil }
     }
 

@@ -24,14 +24,10 @@ struct PeerIdentity: Sendable, Hashable {
     static let peerCredentialsOption: Int32 = 17
 
     static func of(_ channel: any Channel) -> EventLoopFuture<PeerIdentity?> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(nil)
-        }
-        let future: EventLoopFuture<Credentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerCredentialsOption))
+        let future: EventLoopFuture<Credentials?> = DirectSocket.socketOption(peerCredentialsOption, of: channel)
         return future.map { credentials -> PeerIdentity? in
+            guard let credentials, credentials.pid > 0 else { return nil }
             let pid = credentials.pid
-            guard pid > 0 else { return nil }
             guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else {
                 return nil
             }
