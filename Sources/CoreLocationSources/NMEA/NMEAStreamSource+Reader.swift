@@ -113,29 +113,32 @@ extension NMEAStreamSource {
             if descriptors[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(channel.fd, $0.baseAddress, $0.count) }
                 if count == 0 { return .ended("\(endpoint) closed (end of stream)") }
+                // A spurious wake-up (EAGAIN, EINTR) reads nothing but still counts the silence below.
                 if count < 0 {
                     let code = errno
-                    if code == EAGAIN || code == EINTR || code == EWOULDBLOCK { continue }
-                    return .ended("\(endpoint) vanished: \(String(cString: strerror(code)))")
-                }
-                bytesRead = count
-                let before = decoder.statistics.decoded + decoder.statistics.ignored
-                var events: [SourceEvent] = []
-                let receivedAt = scheduler.wallNow
-                buffer.withUnsafeBytes { all in
-                    decoder.feed(UnsafeRawBufferPointer(rebasing: all[0..<count]), receivedAt: receivedAt) { event, _ in
-                        events.append(Self.sourceEvent(event))
+                    guard code == EAGAIN || code == EINTR || code == EWOULDBLOCK else {
+                        return .ended("\(endpoint) vanished: \(String(cString: strerror(code)))")
                     }
-                }
-                validSentences = decoder.statistics.decoded + decoder.statistics.ignored - before
-                if !events.isEmpty { lastEpochAt = scheduler.now }
-                guard deliver(events, generation: generation, status: decoder.status) else { return .stopped }
-                // Backpressure: read no more until the consumer has caught up (stdin at full speed).
-                if !events.isEmpty, let flow = state.withLock({ $0.flow }) {
-                    while !flow.waitUntilReady(timeout: 0.25) {
-                        if !isCurrent(generation) { return .stopped }
+                } else {
+                    bytesRead = count
+                    let before = decoder.statistics.decoded + decoder.statistics.ignored
+                    var events: [SourceEvent] = []
+                    let receivedAt = scheduler.wallNow
+                    buffer.withUnsafeBytes { all in
+                        decoder.feed(UnsafeRawBufferPointer(rebasing: all[0..<count]), receivedAt: receivedAt) {
+                            event, _ in events.append(Self.sourceEvent(event))
+                        }
                     }
-                    lastEpochAt = scheduler.now
+                    validSentences = decoder.statistics.decoded + decoder.statistics.ignored - before
+                    if !events.isEmpty { lastEpochAt = scheduler.now }
+                    guard deliver(events, generation: generation, status: decoder.status) else { return .stopped }
+                    // Backpressure: read no more until the consumer has caught up (stdin at full speed).
+                    if !events.isEmpty, let flow = state.withLock({ $0.flow }) {
+                        while !flow.waitUntilReady(timeout: 0.25) {
+                            if !isCurrent(generation) { return .stopped }
+                        }
+                        lastEpochAt = scheduler.now
+                    }
                 }
             }
             let now = scheduler.now

@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationEngine
+import Synchronization
 
 @testable import CoreLocationSources
 
@@ -68,9 +69,14 @@ func waitFor(timeout: Double = 10, _ predicate: () -> Bool) -> Bool {
 }
 
 /// A pseudo-terminal pair: the master end the test writes to, the slave path the source opens.
-struct PseudoTerminal {
-    let master: Int32
+///
+/// `close()` closes the master once however often it is called: a test that unplugs the device and also
+/// closes it in a `defer` would otherwise close the descriptor number a second time, after another suite
+/// running in parallel may have been given it (that closed the silence test's own terminal or wake-up socket).
+final class PseudoTerminal: Sendable {
+    private let masterDescriptor: Mutex<Int32>
     let slavePath: String
+    var master: Int32 { masterDescriptor.withLock { $0 } }
 
     // Glibc declares posix_openpt/grantpt/unlockpt/ptsname_r only under _XOPEN_SOURCE, which the
     // Swift module map does not set, so they are looked up at run time.
@@ -92,7 +98,7 @@ struct PseudoTerminal {
         guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0 else { return nil }
         var name = [CChar](repeating: 0, count: 128)
         guard ptsname(master, &name, name.count) == 0 else { return nil }
-        self.master = master
+        self.masterDescriptor = Mutex(master)
         self.slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -105,7 +111,12 @@ struct PseudoTerminal {
         }
     }
 
-    func close() { _ = Glibc.close(master) }
+    func close() {
+        masterDescriptor.withLock { master in
+            if master >= 0 { _ = Glibc.close(master) }
+            master = -1
+        }
+    }
 
     /// The slave's current termios, read through a descriptor of our own.
     func slaveSettings() -> termios? {
