@@ -100,9 +100,16 @@ package final class LocationRuntime: Sendable {
         }
     }
 
+    /// The engine's status, with the device of each source's last fix where a source says it.
     package func status() -> EngineStatus {
         let now = scheduler.now
-        return core.withLock { $0.engine.status(at: now) }
+        var status = core.withLock { $0.engine.status(at: now) }
+        // Read outside the engine's lock: a source takes its own lock for its origin.
+        for index in status.sources.indices {
+            status.sources[index].origin =
+                (sources[status.sources[index].descriptor.id] as? any FixOriginReporting)?.lastFixOrigin
+        }
+        return status
     }
 
     var latestFix: Fix? { link?.latestFix ?? core.withLock { $0.engine.latestFix } }

@@ -249,9 +249,12 @@ public struct DaemonStatus: Codable, Hashable, Sendable {
         public var detail: String?
         /// Seconds since the daemon started of the source's latest fix.
         public var lastFix: Double?
+        /// The device of the latest fix, for a source that gathers from several (a modem source: the modem's model
+        /// and D-Bus path). Optional: added in version 1 without a version change (decision 0010).
+        public var origin: String?
         public init(
             id: String, name: String, powered: Bool, onTime: Double, state: String? = nil, detail: String? = nil,
-            lastFix: Double? = nil
+            lastFix: Double? = nil, origin: String? = nil
         ) {
             self.id = id
             self.name = name
@@ -260,6 +263,7 @@ public struct DaemonStatus: Codable, Hashable, Sendable {
             self.state = state
             self.detail = detail
             self.lastFix = lastFix
+            self.origin = origin
         }
     }
 

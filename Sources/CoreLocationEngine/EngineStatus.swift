@@ -14,6 +14,10 @@ public struct EngineStatus: Hashable, Codable, Sendable {
         public var isAvailable: Bool
         public var isFinished: Bool
         public var lastProblem: String?
+        /// The device of the last fix, for a source that gathers from several (a modem source: the modem's model
+        /// and D-Bus path); nil for every other source and before the first fix. The engine does not know it: the
+        /// runtime that owns the sources fills it in (`FixOriginReporting`, docs/decisions/0035).
+        public var origin: String? = nil
     }
 
     public struct Client: Hashable, Codable, Sendable {

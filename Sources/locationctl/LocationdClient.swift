@@ -40,9 +40,12 @@ enum LocationdClient {
     }
 
     /// `  receiving`, `  unavailable: gpsd: connection refused…`: appended to a source's line.
+    /// What a powered source said last, and the device of its last fix where it has several (a modem's).
     static func stateText(_ source: DaemonStatus.Source) -> String {
-        guard let state = source.state, source.powered else { return "" }
-        return "  \(state)" + (source.detail.map { ": \($0)" } ?? "")
+        var text = ""
+        if let state = source.state, source.powered { text = "  \(state)" + (source.detail.map { ": \($0)" } ?? "") }
+        if let origin = source.origin { text += "  from \(origin)" }
+        return text
     }
 
     static func printStatus(_ status: DaemonStatus, json: Bool) throws {

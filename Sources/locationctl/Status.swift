@@ -54,7 +54,11 @@ extension LocationCtl {
             runtime.send(.unregister, from: probeClient)
             if !runtime.authorization.authorization.allowsLocation {
                 // The probe bypassed the prompt to power the sources; positions stay private.
-                for index in status.sources.indices { status.sources[index].lastFix = nil }
+                // A modem's origin names its serving cell: a coarse position too.
+                for index in status.sources.indices {
+                    status.sources[index].lastFix = nil
+                    status.sources[index].origin = nil
+                }
             }
             if format == .json {
                 let encoder = JSONEncoder()
@@ -63,7 +67,7 @@ extension LocationCtl {
                 FileHandle.standardOutput.write(try encoder.encode(status) + Data("\n".utf8))
                 return
             }
-            print(render(status, origins: runtime.fixOrigins))
+            print(render(status))
             print("Authorization database: \(AuthorizationStore.defaultPath())")
             print("This app (locationctl): \(describe(runtime.authorization.authorization))")
         }
@@ -71,12 +75,11 @@ extension LocationCtl {
 }
 
 @MainActor
-func printStatus(_ status: EngineStatus, origins: [SourceID: String] = [:]) {
-    printError(render(status, origins: origins))
+func printStatus(_ status: EngineStatus) {
+    printError(render(status))
 }
 
-/// `origins`: the device of each source's last fix, for the sources that have several (`FixOriginReporting`).
-func render(_ status: EngineStatus, origins: [SourceID: String] = [:]) -> String {
+func render(_ status: EngineStatus) -> String {
     var lines: [String] = []
     if status.sources.isEmpty {
         lines.append("Sources: none configured (use --simulate ROUTE|FILE|LAT,LON or CORELOCATION_SIMULATE)")
@@ -87,7 +90,7 @@ func render(_ status: EngineStatus, origins: [SourceID: String] = [:]) -> String
             line += "  power \(s.descriptor.powerCost) mW  \(s.isPowered ? "on" : "off")"
             line += "  on-time \(String(format: "%.1f", s.onTime)) s  fixes \(s.fixCount)"
             if let age = s.lastFixAge { line += "  last fix \(String(format: "%.1f", age)) s ago" }
-            if let origin = origins[s.descriptor.id] { line += "  from \(origin)" }
+            if let origin = s.origin { line += "  from \(origin)" }
             if s.isFinished { line += "  (finished)" } else if !s.isAvailable { line += "  (unavailable: \(s.lastProblem ?? "?"))" }
             lines.append(line)
         }
@@ -106,11 +109,4 @@ func render(_ status: EngineStatus, origins: [SourceID: String] = [:]) -> String
 
 func describe(_ authorization: ClientAuthorization) -> String {
     "\(authorization.level.rawValue), \(authorization.accuracy.rawValue) accuracy"
-}
-
-extension LocationRuntime {
-    /// The device of each source's last fix, for the sources that gather from several (the modems).
-    var fixOrigins: [SourceID: String] {
-        sources.compactMapValues { ($0 as? any FixOriginReporting)?.lastFixOrigin }
-    }
 }

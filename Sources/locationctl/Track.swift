@@ -87,7 +87,7 @@ extension LocationCtl {
             var started = false
             var printed = 0
             defer {
-                if status { printStatus(runtime.status(), origins: runtime.fixOrigins) }
+                if status { printStatus(runtime.status()) }
             }
             loop: for await event in bridge.events {
                 // Lines go out in one write once the events delivered so far are taken (a replay at

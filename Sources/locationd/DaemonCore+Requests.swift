@@ -274,7 +274,10 @@ extension DaemonCore {
             sources: sources.report().map {
                 DaemonStatus.Source(
                     id: $0.descriptor.id.rawValue, name: $0.descriptor.kind, powered: $0.powered, onTime: $0.onTime,
-                    state: $0.state, detail: $0.detail, lastFix: $0.lastFix.map { $0 - startedAt })
+                    state: $0.state, detail: $0.detail, lastFix: $0.lastFix.map { $0 - startedAt },
+                    // A modem's origin names its serving cell, a coarse position: the machine's owner sees it,
+                    // other users as little as of other users' apps.
+                    origin: seesAll ? $0.origin : nil)
             })
     }
 }

@@ -23,6 +23,8 @@ final class SharedSources: Sendable {
         var state: String
         var detail: String?
         var lastFix: Double?
+        /// The device of the last fix, for a source that gathers from several (`FixOriginReporting`).
+        var origin: String?
     }
 
     let sources: [any LocationSource]
@@ -48,8 +50,10 @@ final class SharedSources: Sendable {
     /// with its reason and is retried by the source itself while powered.
     func report() -> [Report] {
         let now = clock()
+        // Asked before the hubs' lock: a source may hold its own lock while it hands an event to a hub.
+        let origins = sources.map { ($0 as? any FixOriginReporting)?.lastFixOrigin }
         return hubs.withLock { hubs in
-            sources.map { source in
+            zip(sources, origins).map { source, origin in
                 let hub = hubs[source.descriptor.id] ?? Hub()
                 let current = hub.poweredSince.map { now - $0 } ?? 0
                 var state = "off"
@@ -66,7 +70,7 @@ final class SharedSources: Sendable {
                 }
                 return Report(
                     descriptor: source.descriptor, powered: hub.poweredSince != nil, onTime: hub.onTime + current,
-                    state: state, detail: detail, lastFix: hub.lastFixAt)
+                    state: state, detail: detail, lastFix: hub.lastFixAt, origin: origin)
             }
         }
     }

@@ -93,6 +93,38 @@ struct ModemCommandTests {
         #expect(modem.stderr.contains("from E1750 (\(path))"), "\(modem)")
     }
 
+    /// `status --format json` names the modem of the last fix, as the text status does (`from …`).
+    @Test func statusJSONNamesTheModemOfTheLastFix() async throws {
+        let modems = try ModemBus()
+        defer { modems.stop() }
+        try await modems.start()
+        let path = try await modems.drive("add")
+        let sandbox = try Sandbox()
+        // Authorized: without it the probe keeps positions private, the origin (a serving cell names a place) too.
+        #expect(try await sandbox.locationctl("authorize", "locationctl", "when-in-use").status == 0)
+        let extra = ["CORELOCATION_MODEM_BUS": modems.bus.address]
+        let environment = sandbox.environment.merging(extra) { _, new in new }
+        let directory = sandbox.directory
+        // The probe powers the modem's GNSS for 10 s; the log goes in as soon as Setup asked for GPS_NMEA (4).
+        async let probed = Tool.locationctl.run(
+            ["status", "--source", "modem:gnss", "--format", "json", "--probe", "10"],
+            environment: environment, in: directory)
+        var enabled: Int64?
+        for _ in 0..<1000 {
+            enabled = try await modems.enabled(path)
+            if enabled == 4 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(enabled == 4)
+        try await modems.drive("nmea", path, Self.log)
+        let status = try await probed
+        #expect(status.status == 0, "\(status)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let source = try #require((document["sources"] as? [[String: Any]])?.first, "\(status)")
+        #expect((source["fixCount"] as? Int ?? 0) > 0, "\(status)")
+        #expect(source["origin"] as? String == "E1750 (\(path))", "\(status.stdout)")
+    }
+
     struct PrintedFix {
         var fields: [String: Double]
         var simulated: Bool
