@@ -33,6 +33,12 @@ public final class CellTable: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "cells"
+        // A look-up descends ~5 pages of a B-tree far larger than SQLite's 2 MB page cache (10^7 cells: ~540 MB).
+        // Mapped, the descent reads the kernel's page cache in place instead of a pread(2) and a copy per page
+        // (10^7 cells, warm: p50 11.1 -> 9.4 us, p99 13.5 -> 10.9 us; Benchmarks/cells). A fresh import is renamed
+        // into place and an import into the table only grows it (no VACUUM), so a mapping never sees the file
+        // truncated under it (SQLite's one hazard of memory-mapped I/O).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 4294967296") }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.read { db in
