@@ -163,7 +163,7 @@ def covered(fixes, arrival):
     return bool(times) and times[-1] - times[0] >= 180
 
 
-def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
+def score(fixes, stays, decisions, eps, freshness, want_optimum=True, kinds=None):
     moving = [f for f in fixes if not in_stay(f[0], stays)]
     duration = fixes[-1][0] - fixes[0][0]
     stay_seconds = sum(min(d, fixes[-1][0]) - max(a, fixes[0][0]) for a, d in stays)
@@ -183,6 +183,12 @@ def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
     settled = [x for x in decisions if any(a < x["decided_at"] <= d for a, d in windows)]
     quiet = [not any(a < x["decided_at"] <= d for x in decisions) for a, d in windows]
     seen = [covered(fixes, a - 300) for a, d in windows]
+    by_kind = {}
+    for (a, d), q, c in zip(windows, quiet, seen):
+        if c:
+            tally = by_kind.setdefault((kinds or {}).get(a - 300, "stay"), [0, 0])
+            tally[0] += q
+            tally[1] += 1
     stretches, current = [], []
     for f in fixes:
         if in_stay(f[0], stays):
@@ -198,7 +204,7 @@ def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
         "moving_hours": moving_hours, "settled_hours": settled_hours,
         "moving_uploads": len(decisions) - len(settled), "settled_uploads": len(settled),
         "stays": len(windows), "silent": sum(quiet),
-        "covered": sum(seen), "covered_silent": sum(q and s for q, s in zip(quiet, seen)),
+        "covered": sum(seen), "covered_silent": sum(q and s for q, s in zip(quiet, seen)), "by_kind": by_kind,
         "sed": sed, "live": live,
         "optimum": sum(optimum(s, eps) for s in stretches) if want_optimum else None,
         "freshness_violations": sum(1 for x in live if freshness and x > freshness + 1e-6),
@@ -220,9 +226,16 @@ def percent(part, whole):
     return f"{part} of {whole} ({100 * part / whole:.0f} %)" if whole else "none"
 
 
+def stay_kinds(name, data):
+    """{arrival time: the generator's kind of stay} for synthetic labels (none for the real ones)."""
+    with open(os.path.join(data, "labels", name + ".json")) as f:
+        return {epoch(s["arrival"]): s["kind"] for s in json.load(f)["stays"] if "kind" in s}
+
+
 def table(out, data, tracks):
     """Prints the table of every configuration on `tracks` (runs in `out`, GPX and labels in `data`)."""
     loaded = {name: load_track(name, data) for name in tracks}
+    kinds = {name: stay_kinds(name, data) for name in tracks}
     rows = []
     optima = {}
     for directory, label, eps, freshness in CONFIGS:
@@ -230,15 +243,23 @@ def table(out, data, tracks):
         for name in tracks:
             fixes, stays = loaded[name]
             key = (name, eps)
-            result = score(fixes, stays, read_decisions(out, directory, name), eps, freshness, key not in optima)
+            result = score(fixes, stays, read_decisions(out, directory, name), eps, freshness, key not in optima,
+                           kinds[name])
             if key not in optima:
                 optima[key] = result["optimum"]
             result["optimum"] = optima[key]
             if total is None:
                 total = {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}
+                total["by_kind"] = {kind: list(t) for kind, t in result["by_kind"].items()}
             else:
                 for k, v in result.items():
-                    total[k] = total[k] + v
+                    if k == "by_kind":
+                        for kind, (q, n) in v.items():
+                            tally = total[k].setdefault(kind, [0, 0])
+                            tally[0] += q
+                            tally[1] += n
+                    else:
+                        total[k] = total[k] + v
         rows.append((label, eps, freshness, total))
     print("| policy | uploaded | uploads / moving h | optimum / moving h (same ε) | ratio | max SED | p95 SED "
           "| SED > ε | live p95 | live max | uploads / settled h | stays silent after 5 min "
@@ -261,6 +282,10 @@ def table(out, data, tracks):
         if freshness:
             print(f"- {label}: freshness bound {freshness} m exceeded on {t['freshness_violations']} of "
                   f"{len(t['live'])} moving fixes.")
+    if any(kind != "stay" for _, _, _, t in rows for kind in t["by_kind"]):
+        print("- covered stays silent after 5 min, by the generator's kind of stay:")
+        for label, eps, freshness, t in rows:
+            print(f"  - {label}: " + ", ".join(f"{kind} {q} of {n}" for kind, (q, n) in sorted(t["by_kind"].items())))
 
 
 def read_decisions(out, directory, name):
