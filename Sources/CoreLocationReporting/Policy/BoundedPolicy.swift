@@ -32,7 +32,7 @@ import Foundation
 /// - with the freshness bound on, also any fix farther than `freshness` metres from the arrival
 ///   report: the bound is owed to the first fix of a walk out, and no rule on one fix tells it from
 ///   a dawdle that strays as far (decision 0046 measured one that waited for 0.5 m/s away from the
-///   centre: quieter, but the bound broken on 10 moving fixes of the real tracks).
+///   centre: quieter, but the bound broken on 9 more moving fixes of the real tracks).
 ///
 /// Then the *departure* report is the earliest recent fix from which a single
 /// segment to the current fix keeps every fix between within ε (a backward opening window: about
