@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reporter benchmark (issue 12): every policy on the same recorded tracks with labelled stays
-# (Benchmarks/visits/tracks and labels), scored by score.py beside the exact offline optimum.
+# (Benchmarks/visits/tracks and labels), scored by score.py beside the exact offline optimum; then the
+# same on the seeded synthetic tracks that synth.py writes (a second table: stillness on dozens of stays).
 #
-#   Benchmarks/reporter/run.sh          # release build of locationctl, all runs, then the table
+#   Benchmarks/reporter/run.sh          # release build of locationctl, all runs, then the tables
 #
 # Environment: SCRATCH_PATH (passed to swift build as --scratch-path), CONFIG (release by default; nothing
 # measured here is a time, so CONFIG=debug gives the same table). Needs python3 (standard library).
@@ -27,12 +28,20 @@ declare -A configs=(
     [bounded-e25-off]="--policy bounded --epsilon 25 --freshness off"
     [bounded-e25-f50]="--policy bounded --epsilon 25 --freshness 50"
 )
-for config in "${!configs[@]}"; do
-    mkdir -p "$out/$config"
-    for track in ExampleTrack korita-zbevnica-timed cerknicko-jezero around-visnjan-with-car; do
-        # shellcheck disable=SC2086
-        "$bin" report --simulate "$here/../visits/tracks/$track.gpx" --speed max --dry-run --format json \
-            ${configs[$config]} >"$out/$config/$track.jsonl"
+python3 "$here/synth.py" "$out/synthetic-data"
+# run DIRECTORY GPX...: every configuration on each track, into DIRECTORY/<config>/<track>.jsonl.
+run() {
+    local dir="$1" config gpx
+    shift
+    for config in "${!configs[@]}"; do
+        mkdir -p "$dir/$config"
+        for gpx in "$@"; do
+            # shellcheck disable=SC2086
+            "$bin" report --simulate "$gpx" --speed max --dry-run --format json ${configs[$config]} \
+                >"$dir/$config/$(basename "$gpx" .gpx).jsonl"
+        done
     done
-done
+}
+run "$out" "$here"/../visits/tracks/{ExampleTrack,korita-zbevnica-timed,cerknicko-jezero,around-visnjan-with-car}.gpx
+run "$out/synthetic" "$out"/synthetic-data/tracks/*.gpx
 python3 "$here/score.py" "$out" | tee "$out/table.md"

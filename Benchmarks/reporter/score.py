@@ -3,6 +3,10 @@
 Benchmarks/visits (issue 12), and computes the exact offline optimum. Standard library only.
 
     python3 score.py OUT_DIR            # OUT_DIR/<config>/<track>.jsonl, written by run.sh
+    python3 score.py OUT_DIR --stays    # and each stay of the default policy: what it decided when
+
+When OUT_DIR/synthetic holds runs on the tracks synth.py wrote to OUT_DIR/synthetic-data, a second
+table scores them the same way (their labels come from the generator's truth).
 
 Definitions (every policy is judged by the same, independent code, not by its own summary):
 - Fixes: the GPX's timed points (Benchmarks/visits/gpxtrack.py), a point not newer than the one before
@@ -16,6 +20,12 @@ Definitions (every policy is judged by the same, independent code, not by its ow
   5 minutes). Uploads per settled hour = decisions made in settled windows / their hours; a stay is
   silent after 5 minutes when no decision was made in its window. Uploads per moving hour = the other
   decisions / moving hours.
+- Covered stay: one whose fixes within [arrival, arrival + 5 min] span at least 180 s. The issue's
+  column counts every stay; the second column counts only covered ones, because a stay that the
+  receiver did not see for most of its first 5 minutes (switched off on arrival, as in the Garmin logs)
+  cannot be called before its window opens by any policy that waits for evidence: 180 s is the
+  shortest evidence a rule of the bounded policy needs (automatic pausing's stillness time). Both are
+  printed, the issue's first.
 - Optimum at ε: for each moving stretch (a maximal run of moving fixes), the fewest of its fixes, first
   and last included, whose track keeps every fix of the stretch within ε (SED): a shortest path over
   the graph of valid shortcuts (Imai & Iri 1988). A shortcut i→j is valid when the segment's velocity
@@ -129,15 +139,15 @@ def epoch(text):
     return gpxtrack.parse_time(text).timestamp()
 
 
-def load_track(name):
-    points = gpxtrack.timed_points(os.path.join(VISITS, "tracks", name + ".gpx"))
+def load_track(name, data=VISITS):
+    points = gpxtrack.timed_points(os.path.join(data, "tracks", name + ".gpx"))
     fixes = []
     for time, lat, lon in points:
         t = time.timestamp()
         if fixes and t <= fixes[-1][0]:
             continue
         fixes.append((t, lat, lon))
-    with open(os.path.join(VISITS, "labels", name + ".json")) as f:
+    with open(os.path.join(data, "labels", name + ".json")) as f:
         labels = json.load(f)
     stays = [(epoch(s["arrival"]), epoch(s["departure"])) for s in labels["stays"]]
     return fixes, stays
@@ -147,7 +157,13 @@ def in_stay(t, stays):
     return any(a <= t <= d for a, d in stays)
 
 
-def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
+def covered(fixes, arrival):
+    """Whether the fixes within the stay's first 5 minutes span the 180 s of evidence a rule needs."""
+    times = [t for t, _, _ in fixes if arrival <= t <= arrival + 300]
+    return bool(times) and times[-1] - times[0] >= 180
+
+
+def score(fixes, stays, decisions, eps, freshness, want_optimum=True, kinds=None):
     moving = [f for f in fixes if not in_stay(f[0], stays)]
     duration = fixes[-1][0] - fixes[0][0]
     stay_seconds = sum(min(d, fixes[-1][0]) - max(a, fixes[0][0]) for a, d in stays)
@@ -165,7 +181,14 @@ def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
         if k >= 0:
             live.append(plane_distance(lat, lon, by_decision[k]["lat"], by_decision[k]["lon"]))
     settled = [x for x in decisions if any(a < x["decided_at"] <= d for a, d in windows)]
-    silent = sum(1 for a, d in windows if not any(a < x["decided_at"] <= d for x in decisions))
+    quiet = [not any(a < x["decided_at"] <= d for x in decisions) for a, d in windows]
+    seen = [covered(fixes, a - 300) for a, d in windows]
+    by_kind = {}
+    for (a, d), q, c in zip(windows, quiet, seen):
+        if c:
+            tally = by_kind.setdefault((kinds or {}).get(a - 300, "stay"), [0, 0])
+            tally[0] += q
+            tally[1] += 1
     stretches, current = [], []
     for f in fixes:
         if in_stay(f[0], stays):
@@ -180,7 +203,8 @@ def score(fixes, stays, decisions, eps, freshness, want_optimum=True):
         "fixes": len(fixes), "uploads": len(decisions), "moving_fixes": len(moving),
         "moving_hours": moving_hours, "settled_hours": settled_hours,
         "moving_uploads": len(decisions) - len(settled), "settled_uploads": len(settled),
-        "stays": len(windows), "silent": silent,
+        "stays": len(windows), "silent": sum(quiet),
+        "covered": sum(seen), "covered_silent": sum(q and s for q, s in zip(quiet, seen)), "by_kind": by_kind,
         "sed": sed, "live": live,
         "optimum": sum(optimum(s, eps) for s in stretches) if want_optimum else None,
         "freshness_violations": sum(1 for x in live if freshness and x > freshness + 1e-6),
@@ -198,34 +222,49 @@ CONFIGS = [
 ]
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "out")
-    loaded = {name: load_track(name) for name in TRACKS}
+def percent(part, whole):
+    return f"{part} of {whole} ({100 * part / whole:.0f} %)" if whole else "none"
+
+
+def stay_kinds(name, data):
+    """{arrival time: the generator's kind of stay} for synthetic labels (none for the real ones)."""
+    with open(os.path.join(data, "labels", name + ".json")) as f:
+        return {epoch(s["arrival"]): s["kind"] for s in json.load(f)["stays"] if "kind" in s}
+
+
+def table(out, data, tracks):
+    """Prints the table of every configuration on `tracks` (runs in `out`, GPX and labels in `data`)."""
+    loaded = {name: load_track(name, data) for name in tracks}
+    kinds = {name: stay_kinds(name, data) for name in tracks}
     rows = []
     optima = {}
     for directory, label, eps, freshness in CONFIGS:
         total = None
-        for name in TRACKS:
-            path = os.path.join(out, directory, name + ".jsonl")
-            with open(path) as f:
-                lines = [json.loads(line) for line in f if line.strip()]
-            decisions = [x for x in lines if x.get("type") == "decision"]
+        for name in tracks:
             fixes, stays = loaded[name]
             key = (name, eps)
-            result = score(fixes, stays, decisions, eps, freshness, key not in optima)
+            result = score(fixes, stays, read_decisions(out, directory, name), eps, freshness, key not in optima,
+                           kinds[name])
             if key not in optima:
                 optima[key] = result["optimum"]
             result["optimum"] = optima[key]
             if total is None:
                 total = {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}
+                total["by_kind"] = {kind: list(t) for kind, t in result["by_kind"].items()}
             else:
                 for k, v in result.items():
-                    total[k] = total[k] + v
-        t = total
-        rows.append((label, eps, freshness, t))
+                    if k == "by_kind":
+                        for kind, (q, n) in v.items():
+                            tally = total[k].setdefault(kind, [0, 0])
+                            tally[0] += q
+                            tally[1] += n
+                    else:
+                        total[k] = total[k] + v
+        rows.append((label, eps, freshness, total))
     print("| policy | uploaded | uploads / moving h | optimum / moving h (same ε) | ratio | max SED | p95 SED "
-          "| SED > ε | live p95 | live max | uploads / settled h | stays silent after 5 min |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| SED > ε | live p95 | live max | uploads / settled h | stays silent after 5 min "
+          "| covered stays silent after 5 min |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for label, eps, freshness, t in rows:
         per_h = t["moving_uploads"] / t["moving_hours"]
         opt_h = t["optimum"] / t["moving_hours"]
@@ -233,15 +272,65 @@ def main():
               f"| {per_h / opt_h:.2f} | {max(t['sed']):.1f} m | {quantile(t['sed'], 0.95):.1f} m "
               f"| {t['sed_violations']} of {len(t['sed'])} | {quantile(t['live'], 0.95):.0f} m | {max(t['live']):.0f} m "
               f"| {t['settled_uploads'] / t['settled_hours']:.2f} "
-              f"| {t['silent']} of {t['stays']} ({100 * t['silent'] / t['stays']:.0f} %) |")
+              f"| {percent(t['silent'], t['stays'])} | {percent(t['covered_silent'], t['covered'])} |")
     t = rows[0][3]
     print()
-    print(f"{t['fixes']} fixes on {len(TRACKS)} tracks; moving {t['moving_hours']:.2f} h "
-          f"({t['moving_fixes']} fixes), settled windows {t['settled_hours']:.2f} h in {t['stays']} stays.")
+    print(f"{t['fixes']} fixes on {len(tracks)} tracks; moving {t['moving_hours']:.2f} h "
+          f"({t['moving_fixes']} fixes), settled windows {t['settled_hours']:.2f} h in {t['stays']} stays "
+          f"({t['covered']} covered).")
     for label, eps, freshness, t in rows:
         if freshness:
             print(f"- {label}: freshness bound {freshness} m exceeded on {t['freshness_violations']} of "
                   f"{len(t['live'])} moving fixes.")
+    if any(kind != "stay" for _, _, _, t in rows for kind in t["by_kind"]):
+        print("- covered stays silent after 5 min, by the generator's kind of stay:")
+        for label, eps, freshness, t in rows:
+            print(f"  - {label}: " + ", ".join(f"{kind} {q} of {n}" for kind, (q, n) in sorted(t["by_kind"].items())))
+
+
+def read_decisions(out, directory, name):
+    with open(os.path.join(out, directory, name + ".jsonl")) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    return [x for x in lines if x.get("type") == "decision"]
+
+
+def stay_listing(out, data, tracks, directory="bounded-e10-f50"):
+    """Each stay of one configuration: covered or not, and every decision from its arrival on
+    (minutes after the labelled arrival; * = inside the settled window)."""
+    for name in tracks:
+        fixes, stays = load_track(name, data)
+        decisions = read_decisions(out, directory, name)
+        for a, d in stays:
+            if d - a <= 300:
+                continue
+            said = [x for x in decisions if a <= x["decided_at"] <= d + 60]
+            words = ", ".join(
+                f"{x['kind']} {(x['decided_at'] - a) / 60:.1f}{'*' if a + 300 < x['decided_at'] <= d else ''}"
+                for x in sorted(said, key=lambda x: x["decided_at"]))
+            print(f"{name} {dt.datetime.fromtimestamp(a, dt.timezone.utc):%H:%M} ({(d - a) / 60:.0f} min, "
+                  f"{'covered' if covered(fixes, a) else 'not covered'}): {words or 'nothing'}")
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    out = args[0] if args else os.path.join(HERE, "out")
+    synthetic = os.path.join(out, "synthetic")
+    synthetic_data = os.path.join(out, "synthetic-data")
+    synthetic_tracks = sorted(n[:-4] for n in os.listdir(os.path.join(synthetic_data, "tracks"))) \
+        if os.path.isdir(synthetic) else []
+    if "--stays" in sys.argv:
+        stay_listing(out, VISITS, TRACKS)
+        if synthetic_tracks:
+            stay_listing(synthetic, synthetic_data, synthetic_tracks)
+        return
+    print("Real tracks (the headline):")
+    print()
+    table(out, VISITS, TRACKS)
+    if synthetic_tracks:
+        print()
+        print(f"Synthetic tracks (synth.py, {len(synthetic_tracks)} tracks, labels from the generator's truth):")
+        print()
+        table(synthetic, synthetic_data, synthetic_tracks)
 
 
 if __name__ == "__main__":

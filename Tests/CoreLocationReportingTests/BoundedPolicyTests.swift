@@ -4,13 +4,6 @@ import Foundation
 import Testing
 
 @Suite struct BoundedPolicyTests {
-    private func run(_ fixes: [Fix], _ parameters: BoundedPolicy.Parameters) -> [ReportDecision] {
-        var policy = BoundedPolicy(parameters: parameters)
-        var out: [ReportDecision] = []
-        for f in fixes { out += policy.handle(f) }
-        return out + policy.finish()
-    }
-
     /// The ε bound holds on every fix of seeded noisy tracks (no stops, so every fix is moving),
     /// at 10 m and 25 m, with and without the freshness bound; and the track is much smaller.
     @Test(arguments: [(10.0, 1 as UInt64), (25, 2), (10, 3)])

@@ -19,6 +19,14 @@ func fix(
                timestamp: epoch.addingTimeInterval(t))
 }
 
+/// Every decision of a bounded policy fed `fixes`, the end of input's included.
+func run(_ fixes: [Fix], _ parameters: BoundedPolicy.Parameters) -> [ReportDecision] {
+    var policy = BoundedPolicy(parameters: parameters)
+    var out: [ReportDecision] = []
+    for f in fixes { out += policy.handle(f) }
+    return out + policy.finish()
+}
+
 /// A seeded noisy walk/drive: (x, y) metres with headings that change, speeds, and stops.
 struct SeededTrack {
     private var state: UInt64
