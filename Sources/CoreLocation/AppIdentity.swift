@@ -28,11 +28,14 @@ package struct AppIdentity: Sendable, Hashable {
     package var info: [String: String]
     /// `NSLocationTemporaryUsageDescriptionDictionary`.
     var temporaryUsageDescriptions: [String: String]
+    /// `UIBackgroundModes`: `location` lets `allowsBackgroundLocationUpdates` be set (decision 0047).
+    var backgroundModes: Set<String>
 
     static let whenInUseKey = "NSLocationWhenInUseUsageDescription"
     static let alwaysKey = "NSLocationAlwaysAndWhenInUseUsageDescription"
     static let temporaryKey = "NSLocationTemporaryUsageDescriptionDictionary"
     static let defaultAccuracyKey = "NSLocationDefaultAccuracyReduced"
+    static let backgroundModesKey = "UIBackgroundModes"
 
     var whenInUseDescription: String? { info[Self.whenInUseKey].flatMap { $0.isEmpty ? nil : $0 } }
     var alwaysDescription: String? { info[Self.alwaysKey].flatMap { $0.isEmpty ? nil : $0 } }
@@ -41,13 +44,14 @@ package struct AppIdentity: Sendable, Hashable {
 
     package init(
         id: String, displayName: String, infoPlistPath: String? = nil, info: [String: String] = [:],
-        temporaryUsageDescriptions: [String: String] = [:]
+        temporaryUsageDescriptions: [String: String] = [:], backgroundModes: Set<String> = []
     ) {
         self.id = id
         self.displayName = displayName
         self.infoPlistPath = infoPlistPath
         self.info = info
         self.temporaryUsageDescriptions = temporaryUsageDescriptions
+        self.backgroundModes = backgroundModes
     }
 
     /// Resolves the running program's identity.
@@ -101,12 +105,13 @@ package struct AppIdentity: Sendable, Hashable {
             }
         }
         let temporary = (plist[temporaryKey] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
+        let modes = Set((plist[backgroundModesKey] as? [Any])?.compactMap { $0 as? String } ?? [])
         let executableName = (executable as NSString).lastPathComponent
         let id = info["CFBundleIdentifier"].flatMap { $0.isEmpty ? nil : $0 } ?? executable
         let name = info["CFBundleDisplayName"] ?? info["CFBundleName"] ?? executableName
         return AppIdentity(
-            id: id, displayName: name, infoPlistPath: path, info: info, temporaryUsageDescriptions: temporary
-        )
+            id: id, displayName: name, infoPlistPath: path, info: info, temporaryUsageDescriptions: temporary,
+            backgroundModes: modes)
     }
 
     /// The absolute path of the running executable (`/proc/self/exe` on Linux).

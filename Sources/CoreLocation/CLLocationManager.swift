@@ -128,14 +128,32 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         }
     }
 
+    /// The app's standard updates go on while it is not in front. On iOS, setting it without `location` in the
+    /// Info.plist's `UIBackgroundModes` raises an exception; here the setting is refused with an error in the log
+    /// and stays false. A running Linux process is always in use, so delivery is the same either way: the
+    /// declaration is listed by `locationctl status` (`background` beside `updates`), decision 0047.
     open var allowsBackgroundLocationUpdates: Bool {
         get { state.withLock { $0.allowsBackgroundLocationUpdates } }
-        set { state.withLock { $0.allowsBackgroundLocationUpdates = newValue } }
+        set {
+            if newValue, !runtime.authorization.identity.backgroundModes.contains("location") {
+                runtime.logger.error(
+                    "allowsBackgroundLocationUpdates needs UIBackgroundModes with 'location' in the Info.plist; left false",
+                    metadata: ["app": "\(runtime.authorization.identity.id)"])
+                return
+            }
+            state.withLock { $0.allowsBackgroundLocationUpdates = newValue }
+            resendUpdatesIfActive()
+        }
     }
 
+    /// With `allowsBackgroundLocationUpdates`, the stand-in for iOS's status-bar indicator: `locationctl status`
+    /// lists `indicator` beside the app's `updates` (decision 0047).
     open var showsBackgroundLocationIndicator: Bool {
         get { state.withLock { $0.showsBackgroundLocationIndicator } }
-        set { state.withLock { $0.showsBackgroundLocationIndicator = newValue } }
+        set {
+            state.withLock { $0.showsBackgroundLocationIndicator = newValue }
+            resendUpdatesIfActive()
+        }
     }
 
     /// The most recently delivered location, readable without a delegate. Before this manager
@@ -154,7 +172,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             UpdateRequest(
                 desiredAccuracy: $0.desiredAccuracy, distanceFilter: $0.distanceFilter,
                 activityType: $0.activityType.rawValue,
-                pausesAutomatically: $0.pausesLocationUpdatesAutomatically
+                pausesAutomatically: $0.pausesLocationUpdatesAutomatically,
+                // nil rather than false: the request's wire form stays what it was for apps that set neither.
+                allowsBackground: $0.allowsBackgroundLocationUpdates ? true : nil,
+                showsIndicator: $0.allowsBackgroundLocationUpdates && $0.showsBackgroundLocationIndicator ? true : nil
             )
         }
     }

@@ -4,6 +4,8 @@
 // same clock in every process) so tests can order its events against other processes'.
 //
 //   CoreLocationAppProbe updates|request|regions|region LAT LON RADIUS ID  [--seconds N]
+//   CoreLocationAppProbe updates --background [--indicator]   (allowsBackgroundLocationUpdates, and
+//                        showsBackgroundLocationIndicator; logs `background T ALLOWED` after setting them)
 //   CoreLocationAppProbe background LAT LON RADIUS ID --log FILE [--crash-on-relaunch] [--seconds N]
 //                        [--significant] [--visits]
 //
@@ -44,7 +46,13 @@ final class Probe: NSObject, CLLocationManagerDelegate {
         emit("services \(now()) \(CLLocationManager.locationServicesEnabled())")
         manager.requestWhenInUseAuthorization()
         switch mode.first {
-        case "updates": manager.startUpdatingLocation()
+        case "updates":
+            manager.startUpdatingLocation()
+            if mode.contains("--background") {
+                manager.allowsBackgroundLocationUpdates = true
+                manager.showsBackgroundLocationIndicator = mode.contains("--indicator")
+                emit("background \(now()) \(manager.allowsBackgroundLocationUpdates)")
+            }
         case "request": manager.requestLocation()
         case "regions":
             for region in manager.monitoredRegions.sorted(by: { $0.identifier < $1.identifier }) {

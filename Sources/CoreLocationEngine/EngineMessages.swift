@@ -18,15 +18,24 @@ public struct UpdateRequest: Hashable, Codable, Sendable {
     public var activityType: Int
     /// `CLLocationManager.pausesLocationUpdatesAutomatically`.
     public var pausesAutomatically: Bool
+    /// `CLLocationManager.allowsBackgroundLocationUpdates`: the app declared that these updates go on while it is not
+    /// in front. A running Linux process is always in use, so delivery is the same; the declaration is what
+    /// `locationctl status` shows (decision 0047). Optional on the wire: nil (false) from clients that predate it.
+    public var allowsBackground: Bool?
+    /// `showsBackgroundLocationIndicator` with `allowsBackground`: iOS's status-bar indicator becomes the word
+    /// `indicator` beside the app's updates in `locationctl status` (decision 0047). Optional as above.
+    public var showsIndicator: Bool?
 
     public init(
         desiredAccuracy: Double = -1, distanceFilter: Double = -1, activityType: Int = 1,
-        pausesAutomatically: Bool = false
+        pausesAutomatically: Bool = false, allowsBackground: Bool? = nil, showsIndicator: Bool? = nil
     ) {
         self.desiredAccuracy = desiredAccuracy
         self.distanceFilter = distanceFilter
         self.activityType = activityType
         self.pausesAutomatically = pausesAutomatically
+        self.allowsBackground = allowsBackground
+        self.showsIndicator = showsIndicator
     }
 }
 

@@ -107,8 +107,12 @@ extension DaemonCore {
         peer.state.withLock { state in
             var services = state.services[client] ?? []
             switch command {
-            case .startUpdates: services.insert("updates")
-            case .stopUpdates: services.remove("updates")
+            case .startUpdates(let request):
+                services.insert("updates")
+                // What iOS shows in the status bar (decision 0047): listed beside the updates.
+                if request.allowsBackground == true { services.insert("background") } else { services.remove("background") }
+                if request.showsIndicator == true { services.insert("indicator") } else { services.remove("indicator") }
+            case .stopUpdates: services.subtract(["updates", "background", "indicator"])
             case .startSignificantChanges: services.insert("significant-changes")
             case .stopSignificantChanges: services.remove("significant-changes")
             case .startVisits: services.insert("visits")

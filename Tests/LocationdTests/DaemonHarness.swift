@@ -119,9 +119,10 @@ final class DaemonHarness: Sendable {
     }
 
     /// Writes an Info.plist naming the app and its usage description; returns its path.
-    func infoPlist(bundle: String) throws -> String {
+    func infoPlist(bundle: String, extra: [String: Any] = [:]) throws -> String {
         let path = directory + "/\(bundle)-Info.plist"
         let plist: [String: Any] = ["CFBundleIdentifier": bundle, "NSLocationWhenInUseUsageDescription": "Tests."]
+            .merging(extra) { $1 }
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
         try data.write(to: URL(fileURLWithPath: path))
         return path

@@ -69,6 +69,34 @@ import Testing
         #expect(app.times("location").allSatisfy { $0 < returned }, "\(app.lines.withLock { $0 })")
     }
 
+    /// `allowsBackgroundLocationUpdates` and `showsBackgroundLocationIndicator` (decision 0047): `locationctl status`
+    /// lists `background` and `indicator` beside the updates of the app that set them, and an app whose Info.plist
+    /// lacks the `location` background mode has the setting refused (its updates go on, listed plain).
+    @Test func statusListsTheBackgroundIndicator() async throws {
+        let harness = try DaemonHarness()
+        try await harness.start(["--simulate", "drive"])
+        let declared = try harness.infoPlist(bundle: "org.example.indicator", extra: ["UIBackgroundModes": ["location"]])
+        let plain = try harness.infoPlist(bundle: "org.example.plain")
+        let arguments = ["updates", "--background", "--indicator", "--seconds", "30"]
+        let app = try RunningApp(harness, arguments, extra: ["CORELOCATION_INFO_PLIST": declared])
+        let other = try RunningApp(harness, arguments, extra: ["CORELOCATION_INFO_PLIST": plain])
+        defer {
+            app.process.terminate()
+            other.process.terminate()
+        }
+        #expect(await app.wait { $0.contains { $0.hasPrefix("background ") && $0.hasSuffix(" true") } }, "\(app.lines.withLock { $0 })")
+        #expect(await other.wait { $0.contains { $0.hasPrefix("background ") && $0.hasSuffix(" false") } }, "\(other.lines.withLock { $0 })")
+        #expect(await other.wait { $0.contains { $0.hasPrefix("location ") } }, "\(other.lines.withLock { $0 })")
+        var listed = ""
+        for _ in 0..<50 {
+            listed = try await harness.run("locationctl", ["status"]).stdout
+            if listed.contains(": background, indicator, updates;") && listed.contains(": updates;") { break }
+            await Polling.pause(0.2)
+        }
+        #expect(listed.contains(": background, indicator, updates;"), "\(listed)")
+        #expect(listed.contains(": updates;"), "\(listed)")
+    }
+
     /// `locationctl services off`: every app reads services disabled and authorization denied.
     @Test func servicesOffDeniesEveryApp() async throws {
         let harness = try DaemonHarness()

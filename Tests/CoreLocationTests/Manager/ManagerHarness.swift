@@ -30,6 +30,7 @@ struct ManagerHarness {
         noise: NoiseModel? = nil,
         info: [String: String] = ManagerHarness.fullInfo,
         temporary: [String: String] = [:],
+        backgroundModes: Set<String> = [],
         answers: [AuthorizationAnswer?]? = nil,
         policy: DefaultPolicy? = nil,
         simulatedSources: Bool? = nil
@@ -45,7 +46,7 @@ struct ManagerHarness {
         let logger = Logger(label: "tests") { _ in logHandler }
         let identity = AppIdentity(
             id: info["CFBundleIdentifier"] ?? "/usr/bin/tests", displayName: "Tests", info: info,
-            temporaryUsageDescriptions: temporary
+            temporaryUsageDescriptions: temporary, backgroundModes: backgroundModes
         )
         let authorization = AuthorizationService(
             identity: identity, store: store, prompter: prompter, environmentPolicy: policy,
