@@ -60,13 +60,7 @@ struct ModemCommandTests {
             ["track", "--source", "modem:gnss", "--format", "json", "--limit", "3", "--status"],
             environment: environment, in: directory)
         // locationctl's GNSS demand sets the modem up for GPS_NMEA (4); then the log goes in, one update an epoch.
-        var enabled: Int64?
-        for _ in 0..<1000 {
-            enabled = try await modems.enabled(path)
-            if enabled == 4 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(enabled == 4)
+        #expect(try await modems.waitUntilEnabled(path, 4) == 4)
         try await modems.drive("nmea", path, Self.log)
         let modem = try await tracked
         #expect(modem.status == 0, "\(modem)")
@@ -109,13 +103,7 @@ struct ModemCommandTests {
         async let probed = Tool.locationctl.run(
             ["status", "--source", "modem:gnss", "--format", "json", "--probe", "10"],
             environment: environment, in: directory)
-        var enabled: Int64?
-        for _ in 0..<1000 {
-            enabled = try await modems.enabled(path)
-            if enabled == 4 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(enabled == 4)
+        #expect(try await modems.waitUntilEnabled(path, 4) == 4)
         try await modems.drive("nmea", path, Self.log)
         let status = try await probed
         #expect(status.status == 0, "\(status)")

@@ -63,6 +63,17 @@ final class ModemBus: @unchecked Sendable {  // safe: one owning test, used from
         return properties["Enabled"]?.integer
     }
 
+    /// Polls the modem's `Enabled` flags (20 ms apart, at most 20 s) until they are `flags`; returns the last read.
+    func waitUntilEnabled(_ modem: String, _ flags: Int64) async throws -> Int64? {
+        var enabled: Int64?
+        for _ in 0..<1000 {
+            enabled = try await self.enabled(modem)
+            if enabled == flags { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return enabled
+    }
+
     func stop() {
         guard !stopped else { return }
         stopped = true
