@@ -78,9 +78,7 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
         condition.broadcast()
         condition.unlock()
         if start {
-            let thread = Thread { [self] in run() }
-            thread.name = "corelocation.replay"
-            thread.start()
+            NamedThread.start("cl-replay") { [self] in run() }
         }
         return Work(id: id, scheduler: self)
     }

@@ -22,11 +22,7 @@ public struct POSIXGPSDTransport: GPSDTransport {
     ) -> any GPSDChannel {
         let channel = SocketChannel()
         let timeout = connectTimeout
-        let thread = Thread {
-            channel.run(endpoint: endpoint, timeout: timeout, handler: handler)
-        }
-        thread.name = "corelocation.gpsd"
-        thread.start()
+        NamedThread.start("cl-gpsd") { channel.run(endpoint: endpoint, timeout: timeout, handler: handler) }
         return channel
     }
 }

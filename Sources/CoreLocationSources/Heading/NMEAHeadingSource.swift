@@ -68,9 +68,7 @@ public final class NMEAHeadingSource: HeadingSource {
             return state.generation
         }
         guard opensInput else { return }
-        let thread = Thread { [weak self] in self?.run(generation: generation) }
-        thread.name = "corelocation.heading.nmea"
-        thread.start()
+        NamedThread.start("cl-heading-nmea") { [weak self] in self?.run(generation: generation) }
     }
 
     public func stop() {

@@ -25,12 +25,10 @@ extension NMEAStreamSource {
         }
         let wakeRead = pipeEnds[0]
         state.withLock { $0.wakeDescriptor = pipeEnds[1] }
-        let thread = Thread { [self] in
+        NamedThread.start("cl-nmea") { [self] in
             runReader(endpoint, generation: generation, wake: wakeRead)
             close(wakeRead)
         }
-        thread.name = "corelocation.nmea \(endpoint)"
-        thread.start()
     }
 
     private func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }

@@ -48,9 +48,7 @@ public final class RouteStream: Sendable {
             defer { condition.unlock() }
             if !isStarted {
                 isStarted = true
-                let thread = Thread { [self] in read(file) }
-                thread.name = "corelocation.gpx-stream"
-                thread.start()
+                NamedThread.start("cl-gpx-stream") { [self] in read(file) }
             }
             while head == points.count, !isEnded {
                 replayWaits = true
