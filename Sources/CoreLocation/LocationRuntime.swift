@@ -106,8 +106,7 @@ package final class LocationRuntime: Sendable {
         var status = core.withLock { $0.engine.status(at: now) }
         // Read outside the engine's lock: a source takes its own lock for its origin.
         for index in status.sources.indices {
-            status.sources[index].origin =
-                (sources[status.sources[index].descriptor.id] as? any FixOriginReporting)?.lastFixOrigin
+            status.sources[index].origin = sources[status.sources[index].descriptor.id]?.fixOrigin
         }
         return status
     }

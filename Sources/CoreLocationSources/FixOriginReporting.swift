@@ -8,3 +8,9 @@ public protocol FixOriginReporting: LocationSource {
     /// before the first fix.
     var lastFixOrigin: String? { get }
 }
+
+extension LocationSource {
+    /// The device of the last fix when the source gathers from several (`FixOriginReporting`), else nil: what
+    /// every status reads (the runtime's `EngineStatus`, locationd's `DaemonStatus`).
+    public var fixOrigin: String? { (self as? any FixOriginReporting)?.lastFixOrigin }
+}

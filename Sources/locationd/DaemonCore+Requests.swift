@@ -110,8 +110,9 @@ extension DaemonCore {
             case .startUpdates(let request):
                 services.insert("updates")
                 // What iOS shows in the status bar (decision 0047): listed beside the updates.
-                if request.allowsBackground == true { services.insert("background") } else { services.remove("background") }
-                if request.showsIndicator == true { services.insert("indicator") } else { services.remove("indicator") }
+                services.subtract(["background", "indicator"])
+                if request.allowsBackground == true { services.insert("background") }
+                if request.showsIndicator == true { services.insert("indicator") }
             case .stopUpdates: services.subtract(["updates", "background", "indicator"])
             case .startSignificantChanges: services.insert("significant-changes")
             case .stopSignificantChanges: services.remove("significant-changes")

@@ -51,7 +51,7 @@ final class SharedSources: Sendable {
     func report() -> [Report] {
         let now = clock()
         // Asked before the hubs' lock: a source may hold its own lock while it hands an event to a hub.
-        let origins = sources.map { ($0 as? any FixOriginReporting)?.lastFixOrigin }
+        let origins = sources.map(\.fixOrigin)
         return hubs.withLock { hubs in
             zip(sources, origins).map { source, origin in
                 let hub = hubs[source.descriptor.id] ?? Hub()
