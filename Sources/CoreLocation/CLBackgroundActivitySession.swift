@@ -1,8 +1,11 @@
 import Foundation
 import CoreLocationEngine
 
-/// Declares that the app keeps using location in the background. A Linux program has no
-/// foreground/background distinction, so the session only reports authorization diagnostics.
+/// Declares that the app keeps using location in the background. A running Linux program is always
+/// in use, so its updates go on with or without a session; what the session adds is the relaunch:
+/// through locationd, an app that ends while holding one with its updates running is started again
+/// at the next location update, and must make a session and restart its `liveUpdates` at launch
+/// (decision 0048). It also reports authorization diagnostics.
 public final class CLBackgroundActivitySession: Sendable {
     public struct Diagnostic: Sendable {
         public let authorizationDenied: Bool
@@ -34,12 +37,15 @@ public final class CLBackgroundActivitySession: Sendable {
     }
 
     public final let diagnostics: Diagnostics
+    /// What locationd relaunches the app for (decision 0048).
+    private let hold: SessionHold
 
     public convenience init() {
         self.init(runtime: LocationRuntime.shared)
     }
 
     init(runtime: LocationRuntime) {
+        hold = SessionHold(runtime: runtime)
         diagnostics = Diagnostics(
             source: AuthorizationDiagnosticsStream(service: runtime.authorization) { authorization, inProgress in
                 Diagnostic(
@@ -56,9 +62,11 @@ public final class CLBackgroundActivitySession: Sendable {
 
     public final func invalidate() {
         diagnostics.source.invalidate()
+        hold.release()
     }
 
     deinit {
         diagnostics.source.invalidate()
+        hold.release()
     }
 }

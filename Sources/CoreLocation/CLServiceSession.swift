@@ -2,7 +2,9 @@ import Foundation
 import CoreLocationEngine
 
 /// Declares that the app needs location services at a given authorization level while the
-/// session lives, and asks for that authorization when it is not determined yet.
+/// session lives, and asks for that authorization when it is not determined yet. Through
+/// locationd, an app that ends while holding one with its updates running is relaunched at the
+/// next location update, as with `CLBackgroundActivitySession` (decision 0048).
 public final class CLServiceSession: Sendable {
     public enum AuthorizationRequirement: Hashable, Sendable {
         case none
@@ -45,6 +47,8 @@ public final class CLServiceSession: Sendable {
     let authorizationRequirement: AuthorizationRequirement
     let fullAccuracyPurposeKey: String?
     public final let diagnostics: Diagnostics
+    /// What locationd relaunches the app for (decision 0048).
+    private let hold: SessionHold
 
     public convenience init(authorization: AuthorizationRequirement) {
         self.init(authorization: authorization, purposeKey: nil, runtime: LocationRuntime.shared)
@@ -58,6 +62,7 @@ public final class CLServiceSession: Sendable {
         authorizationRequirement = requirement
         fullAccuracyPurposeKey = purposeKey
         let service = runtime.authorization
+        hold = SessionHold(runtime: runtime)
         diagnostics = Diagnostics(
             source: AuthorizationDiagnosticsStream(service: service) { authorization, inProgress in
                 Diagnostic(
@@ -86,9 +91,11 @@ public final class CLServiceSession: Sendable {
     /// Ends the session; every diagnostics iteration finishes.
     public final func invalidate() {
         diagnostics.source.invalidate()
+        hold.release()
     }
 
     deinit {
         diagnostics.source.invalidate()
+        hold.release()
     }
 }

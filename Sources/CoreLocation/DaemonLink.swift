@@ -40,6 +40,8 @@ package final class DaemonLink: Sendable {
         /// (decision 0026).
         var pendingHanded: [PendingChannel: UInt64] = [:]
         var pendingDone: [PendingChannel: UInt64] = [:]
+        /// Background activity and service sessions held by the process (decision 0048).
+        var sessions = 0
     }
 
     /// What a pending event carries to its taker.
@@ -256,6 +258,7 @@ package final class DaemonLink: Sendable {
             }
         }
         if state.withLock({ !$0.pendingConsumers.isEmpty }) { connection.send(.receivePending) }
+        if state.withLock({ $0.sessions > 0 }) { connection.send(.holdSession(true)) }
         let requested = state.withLock { $0.requestedAuthorization }
         if connection.hello.authorization.level == .notDetermined, let always = requested {
             // The grant was session-only (Allow Once, a default policy) and died with the daemon:
@@ -267,6 +270,28 @@ package final class DaemonLink: Sendable {
         }
         state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
         logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
+    }
+}
+
+// MARK: Sessions (decision 0048)
+
+extension DaemonLink {
+    /// A session was made: the daemon hears of the first.
+    func holdSession() {
+        let connection = state.withLock { state -> DaemonConnection? in
+            state.sessions += 1
+            return state.sessions == 1 ? state.connection : nil
+        }
+        connection?.send(.holdSession(true))
+    }
+
+    /// A session ended: the daemon hears when none is left.
+    func releaseSession() {
+        let connection = state.withLock { state -> DaemonConnection? in
+            state.sessions = max(0, state.sessions - 1)
+            return state.sessions == 0 ? state.connection : nil
+        }
+        connection?.send(.holdSession(false))
     }
 }
 

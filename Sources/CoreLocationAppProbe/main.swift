@@ -8,6 +8,9 @@
 //                        showsBackgroundLocationIndicator; logs `background T ALLOWED` after setting them)
 //   CoreLocationAppProbe background LAT LON RADIUS ID --log FILE [--crash-on-relaunch] [--seconds N]
 //                        [--significant] [--visits]
+//   CoreLocationAppProbe session --log FILE [--service] [--invalidate] [--no-resume] [--seconds N]
+//                        (decision 0048: logs `session T` once the session is made, `update T LAT LON
+//                        FIXTIME` per liveUpdates location, `invalidated T`)
 //
 // `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
 // monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
@@ -119,6 +122,32 @@ final class Probe: NSObject, CLLocationManagerDelegate {
     }
 }
 
+/// `session`: a background activity session (a service session with `--service`) and `liveUpdates`,
+/// as a relaunched iOS app makes them again at launch; `--no-resume` skips the session when started
+/// by locationd, `--invalidate` invalidates it after the first update.
+private func startSession(_ mode: [String]) {
+    let resume = !(mode.contains("--no-resume") && CLLocationManager.launchReason == .location)
+    let service = resume && mode.contains("--service") ? CLServiceSession(authorization: .whenInUse) : nil
+    let background = resume && !mode.contains("--service") ? CLBackgroundActivitySession() : nil
+    if resume { record("session \(now())") }
+    let invalidate = mode.contains("--invalidate")
+    Task.detached {
+        var first = true
+        for try await update in CLLocationUpdate.liveUpdates() {
+            guard let location = update.location else { continue }
+            let coordinate = String(format: "%.6f %.6f", location.coordinate.latitude, location.coordinate.longitude)
+            record("update \(now()) \(coordinate) \(String(format: "%.3f", location.timestamp.timeIntervalSince1970))")
+            if first, invalidate {
+                background?.invalidate()
+                service?.invalidate()
+                record("invalidated \(now())")
+            }
+            first = false
+        }
+        withExtendedLifetime((background, service)) {}
+    }
+}
+
 /// `--log FILE`: lines appended and synced before the delegate returns.
 nonisolated(unsafe) var logDescriptor: Int32 = -1  // set once below, before any delegate call
 
@@ -146,5 +175,6 @@ if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.coun
     arguments.removeSubrange(index...(index + 1))
 }
 let probe = Probe(mode: arguments)
+if arguments.first == "session" { startSession(arguments) }
 DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { exit(0) }
 withExtendedLifetime(probe) { RunLoop.main.run() }

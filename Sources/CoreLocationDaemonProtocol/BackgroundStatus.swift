@@ -17,10 +17,13 @@ public struct BackgroundStatus: Codable, Hashable, Sendable {
         public var pending: Int
         /// Launches in the current window.
         public var recentLaunches: Int
+        /// What the daemon runs for the app while it does not: `significant-changes`, `visits`,
+        /// `session` (an interrupted session, decision 0048). Nil from daemons that predate it.
+        public var services: [String]?
 
         public init(
             app: String, uid: UInt32, executable: String, arguments: [String], workingDirectory: String, unit: String?,
-            enabled: Bool, state: String, pending: Int, recentLaunches: Int
+            enabled: Bool, state: String, pending: Int, recentLaunches: Int, services: [String]? = nil
         ) {
             self.app = app
             self.uid = uid
@@ -32,6 +35,7 @@ public struct BackgroundStatus: Codable, Hashable, Sendable {
             self.state = state
             self.pending = pending
             self.recentLaunches = recentLaunches
+            self.services = services
         }
     }
 

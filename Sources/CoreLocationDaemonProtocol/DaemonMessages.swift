@@ -101,6 +101,11 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case background
     /// Background App Refresh for one app of the caller's user (`locationctl background on|off APP`).
     case setBackground(app: String, enabled: Bool)
+    /// This process holds a `CLBackgroundActivitySession` or `CLServiceSession` (true), or no longer
+    /// any (false): said when the first is made and when the last is invalidated or released, and
+    /// again after a reconnect. A process that ends while holding one with its updates running is
+    /// relaunched at the next location update (decision 0048).
+    case holdSession(Bool)
 }
 
 /// Daemon → client.
@@ -176,6 +181,10 @@ public enum PendingKind {
     public static let exit = "exit"
     public static let visit = "visit"
     public static let significantChange = "significant-change"
+    /// The wake-up of an app whose session was interrupted (decision 0048): no payload, never sent
+    /// to the app (standard updates are not stored); it makes the sweep launch the app, and goes
+    /// when the relaunched app holds a session again.
+    public static let session = "session"
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {

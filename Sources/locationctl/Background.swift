@@ -10,7 +10,9 @@ extension LocationCtl {
             discussion: """
                 Without arguments: each app that monitors regions with its launch target (the executable, \
                 arguments and working directory recorded when it started monitoring), its state (running, \
-                ready, off, replaced, missing, other-user, rate-limited), its pending events, then the \
+                ready, off, replaced, missing, other-user, rate-limited), its pending events, what locationd \
+                runs for it meanwhile (significant-changes, visits, session: an interrupted background \
+                activity or service session, relaunched at the next location update), then the \
                 history (launches, refusals, expired events). `off APP` stops relaunching the app (its \
                 events still wait for it, until they expire); `on APP` allows it again. APP is the app \
                 id `locationctl status` shows (bundle identifier or executable path).
@@ -59,7 +61,8 @@ extension LocationCtl {
             for target in status.targets {
                 print(
                     "  \(target.app) (uid \(target.uid)): \(target.state), \(target.pending) pending, "
-                        + "\(target.recentLaunches) recent launch(es)")
+                        + "\(target.recentLaunches) recent launch(es)"
+                        + (target.services?.isEmpty == false ? ", runs \(target.services?.joined(separator: ", ") ?? "")" : ""))
                 let command = ([target.executable] + target.arguments).joined(separator: " ")
                 print("    \(target.unit.map { "unit \($0)" } ?? command)  (in \(target.workingDirectory))")
             }

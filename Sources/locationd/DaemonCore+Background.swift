@@ -174,7 +174,8 @@ extension DaemonCore {
                 if let last = due.last { sent[peer.id] = last.sequence }
                 return due
             }
-            for event in due { peer.sendEvent(Self.pendingMessage(event)) }
+            // A session's wake-up is the daemon's reason to launch, not an event for the app (0048).
+            for event in due where event.kind != PendingKind.session { peer.sendEvent(Self.pendingMessage(event)) }
         }
     }
 
@@ -254,7 +255,7 @@ extension DaemonCore {
         return nil
     }
 
-    private func record(_ key: AppKey, _ what: String) {
+    func record(_ key: AppKey, _ what: String) {
         do {
             try backgroundStore?.record(BackgroundRecord(uid: key.uid, appID: key.appID, at: wallClock, what: what))
         } catch {
@@ -332,7 +333,8 @@ extension DaemonCore {
                     app: target.appID, uid: target.uid, executable: target.executable, arguments: target.arguments,
                     workingDirectory: target.workingDirectory, unit: target.unit, enabled: target.enabled, state: state,
                     pending: counts["\(target.uid):\(target.appID)"] ?? 0,
-                    recentLaunches: launches.filter { now - $0 < relaunch.window }.count)
+                    recentLaunches: launches.filter { now - $0 < relaunch.window }.count,
+                    services: ((try? backgroundStore.services(uid: target.uid, appID: target.appID)) ?? []).sorted())
             }
             let formatter = ISO8601DateFormatter()
             let history = try backgroundStore.records().filter { seesAll || $0.uid == peer.identity.uid }.map {

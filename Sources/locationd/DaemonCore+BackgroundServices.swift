@@ -54,6 +54,8 @@ extension DaemonCore {
                 app.runtime.send(.startSignificantChanges, from: client)
             } else if service == Self.visitsService {
                 app.runtime.send(.startVisits, from: client)
+            } else if service == Self.sessionService {
+                runSessionUpdates(app, true)
             }
         }
         for service in stop.sorted() {
@@ -61,6 +63,8 @@ extension DaemonCore {
                 app.runtime.send(.stopSignificantChanges, from: client)
             } else if service == Self.visitsService {
                 app.runtime.send(.stopVisits, from: client)
+            } else if service == Self.sessionService {
+                runSessionUpdates(app, false)
             }
         }
         if !start.isEmpty || !stop.isEmpty {

@@ -70,6 +70,9 @@ extension DaemonCore {
             reply(backgroundStatus(for: peer))
         case let .setBackground(target, enabled):
             reply(setBackground(app: target, enabled: enabled, peer: peer))
+        case let .holdSession(held):
+            holdSession(held, peer: peer, app: app)
+            reply(.ok)
         case let .answerPrompt(id, answer):
             if agents.answer(id, answer, from: peer) {
                 reply(.ok)

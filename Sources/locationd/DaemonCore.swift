@@ -38,6 +38,11 @@ final class DaemonCore: Sendable {
         /// The background client's next significant change is its baseline, not a change: it
         /// restarted the service (a daemon restart) without the fix it last reported.
         let significantBaseline = Mutex(false)
+        /// The daemon's engine client that keeps an interrupted session's updates running while
+        /// the app does not (decision 0048), and when the session was interrupted (wall clock):
+        /// only a fix newer than that wakes the app.
+        let sessionClient = Mutex<ClientID?>(nil)
+        let sessionInterrupted = Mutex<Double?>(nil)
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.
@@ -218,6 +223,7 @@ final class DaemonCore: Sendable {
             return Array(state.clients.values)
         }
         for client in clients { app.runtime.send(.unregister, from: client) }
+        sessionOnDetach(peer, app: app)
         let empty = app.peers.withLock { peers in
             peers[peer.id] = nil
             return peers.isEmpty

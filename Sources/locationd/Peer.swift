@@ -34,6 +34,10 @@ final class Peer: Sendable {
         /// How to start the process again is stored (`recordLaunchTarget`): once per connection, not at each of
         /// its region starts (the reporter moves its region at every report).
         var launchTargetRecorded = false
+        /// The process holds a background activity or service session now (`holdSession`), and
+        /// whether it ever did on this connection (decision 0048).
+        var holdsSession = false
+        var heldSession = false
     }
 
     let id: UInt64
