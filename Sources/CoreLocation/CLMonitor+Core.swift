@@ -15,6 +15,8 @@ final class MonitorCore: Sendable {
         var authorizationFlags: CLMonitor.EventFlags = []
         /// Watches the monitor's beacon conditions (made at the first one), on the process's scanner.
         var beaconSession: BeaconRangingSession?
+        /// Through locationd: this monitor's taker of its pending events (decision 0049).
+        var pendingConsumer: UInt64?
     }
 
     let name: String
@@ -49,11 +51,16 @@ final class MonitorCore: Sendable {
             $0.client = client
             $0.authorizationFlags = flags
         }
-        restore()
+        if let link = runtime.link {
+            restore(from: link)
+        } else {
+            restore()
+        }
     }
 
     func close() {
         if let client = state.withLock({ $0.client }) { runtime.send(.unregister, from: client) }
+        if let consumer = state.withLock({ $0.pendingConsumer }) { runtime.link?.removePendingConsumer(consumer) }
         state.withLock { $0.beaconSession = nil }
         continuation.finish()
     }
@@ -80,7 +87,8 @@ final class MonitorCore: Sendable {
     /// The flags every event carries now: the authorization's, and whether records can be kept.
     private var currentFlags: CLMonitor.EventFlags {
         var flags = state.withLock { $0.authorizationFlags }
-        if runtime.regionStore == nil { flags.insert(.persistenceUnavailable) }
+        // Through locationd the daemon keeps the conditions and their states (decision 0049).
+        if runtime.regionStore == nil && runtime.link == nil { flags.insert(.persistenceUnavailable) }
         return flags
     }
 
@@ -199,8 +207,7 @@ final class MonitorCore: Sendable {
             }
             event = CLMonitor.Event(identifier: region.identifier, state: .unmonitored, date: now, flags: flags)
         case .determined(let region, let regionState, let fix) where region.group == group && fix != nil:
-            let mapped: CLMonitor.Event.State =
-                regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
+            let mapped = Self.state(regionState)
             guard record(for: region.identifier)?.lastEvent.state != mapped else { return }
             event = CLMonitor.Event(
                 identifier: region.identifier, state: mapped, date: fix?.timestamp ?? now, flags: currentFlags)
@@ -278,6 +285,49 @@ final class MonitorCore: Sendable {
         for (identifier, beacon) in beacons {
             beaconSession()?.startMonitoring(identifier: identifier, constraint: BeaconConstraint(beacon))
         }
+    }
+}
+
+// MARK: Through locationd (decision 0049)
+
+extension MonitorCore {
+    /// The monitor's circular conditions and their states as the daemon keeps them (across the
+    /// app's launches), then its pending events: the changes the daemon stored while no process
+    /// of the app ran, handed in order once the monitor exists again, as Apple delivers a
+    /// relaunched app's events when it makes the monitor with the same name.
+    fileprivate func restore(from link: DaemonLink) {
+        let flags = currentFlags
+        for stored in link.monitorConditions(name: name) {
+            let circle = CLMonitor.CircularGeographicCondition(
+                center: CLLocationCoordinate2D(latitude: stored.region.latitude, longitude: stored.region.longitude),
+                radius: stored.region.radius)
+            let event = CLMonitor.Event(
+                identifier: stored.region.identifier, state: Self.state(stored.state), date: now, flags: flags)
+            state.withLock { $0.records[stored.region.identifier] = CLMonitor.Record(condition: circle, lastEvent: event) }
+        }
+        let consumer = link.addPendingConsumer(channel: .monitor(name)) { [weak self] payload, done in
+            if case let .region(notice) = payload { self?.handlePending(notice) }
+            done()
+        }
+        state.withLock { $0.pendingConsumer = consumer }
+    }
+
+    /// A change the daemon stored: reported even when the record already shows its state (the
+    /// daemon stores a condition's new state with the event, so a restored record is ahead of
+    /// the events still to come).
+    private func handlePending(_ notice: RegionNotice) {
+        guard case let .determined(region, regionState, fix) = notice, region.group == group,
+            let condition = record(for: region.identifier)?.condition
+        else { return }
+        let event = CLMonitor.Event(
+            identifier: region.identifier, state: Self.state(regionState), date: fix?.timestamp ?? now,
+            flags: currentFlags)
+        state.withLock { $0.records[region.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }
+        continuation.yield(event)
+    }
+
+    static func state(_ regionState: RegionState) -> CLMonitor.Event.State {
+        regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
     }
 }
 

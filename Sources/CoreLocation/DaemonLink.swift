@@ -98,6 +98,14 @@ package final class DaemonLink: Sendable {
         return regions
     }
 
+    /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
+    func monitorConditions(name: String) -> [StoredRegion] {
+        guard let connection = state.withLock({ $0.connection }),
+            case let .regions(regions)? = try? connection.request(.monitorConditions(name: name))
+        else { return [] }
+        return regions
+    }
+
     func attach(_ authorization: AuthorizationService) {
         let hello = state.withLock { state in
             state.authorization = authorization

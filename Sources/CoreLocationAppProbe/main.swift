@@ -11,6 +11,8 @@
 //   CoreLocationAppProbe session --log FILE [--service] [--invalidate] [--no-resume] [--seconds N]
 //                        (decision 0048: logs `session T` once the session is made, `update T LAT LON
 //                        FIXTIME` per liveUpdates location, `invalidated T`)
+//   CoreLocationAppProbe monitor NAME LAT LON RADIUS ID --log FILE [--seconds N]
+//                        (decision 0049: `CLMonitor`; logs `monitoring T ID found|added`, `condition T ID STATE`)
 //
 // `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
 // monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
@@ -148,6 +150,35 @@ private func startSession(_ mode: [String]) {
     }
 }
 
+/// `monitor NAME LAT LON RADIUS ID`: `CLMonitor(NAME)` with a circular condition, added unless the
+/// monitor has it already (as a relaunched app checks `identifiers`); each event is logged.
+private func startMonitor(_ mode: [String]) {
+    let values = mode.dropFirst(2).prefix(3).compactMap(Double.init)
+    guard mode.count >= 6, values.count == 3 else { return }
+    let (name, identifier) = (mode[1], mode[5])
+    Task.detached {
+        let monitor = await CLMonitor(name)
+        let found = await monitor.identifiers.contains(identifier)
+        if !found {
+            let condition = CLMonitor.CircularGeographicCondition(
+                center: CLLocationCoordinate2D(latitude: values[0], longitude: values[1]), radius: values[2])
+            await monitor.add(condition, identifier: identifier)
+        }
+        record("monitoring \(now()) \(identifier) \(found ? "found" : "added")")
+        for try await event in monitor.events {
+            let state =
+                switch event.state {
+                case .satisfied: "satisfied"
+                case .unsatisfied: "unsatisfied"
+                case .unmonitored: "unmonitored"
+                default: "unknown"
+                }
+            emit("condition \(now()) \(event.identifier) \(state)")
+            record("condition \(now()) \(event.identifier) \(state)")
+        }
+    }
+}
+
 /// `--log FILE`: lines appended and synced before the delegate returns.
 nonisolated(unsafe) var logDescriptor: Int32 = -1  // set once below, before any delegate call
 
@@ -176,5 +207,6 @@ if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.coun
 }
 let probe = Probe(mode: arguments)
 if arguments.first == "session" { startSession(arguments) }
+if arguments.first == "monitor" { startMonitor(arguments) }
 DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { exit(0) }
 withExtendedLifetime(probe) { RunLoop.main.run() }

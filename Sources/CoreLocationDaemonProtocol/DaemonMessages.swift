@@ -77,6 +77,9 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// replied with `.regions`. The library loads them so `monitoredRegions` is the app's, not
     /// only this process's.
     case monitoredRegions
+    /// The circular conditions of the app's `CLMonitor` named `name`, with their states, as the
+    /// daemon keeps them across the app's launches; replied with `.regions` (decision 0049).
+    case monitorConditions(name: String)
     /// This connection is its user's prompt agent (`locationctl agent`): authorization prompts of
     /// the user's apps come to it as `prompt` events. A later agent of the same user replaces it.
     case registerAgent
@@ -153,17 +156,34 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
         sequence: UInt64, kind: String, region: RegionNotice?, location: Delivery? = nil, visit: Visit? = nil)
 }
 
-/// Pending events are taken by two kinds of takers (decision 0039): a manager's delegate (region
-/// entries and exits, visits: handed once the delegate is set) and the significant-change
-/// service (handed when the app calls `startMonitoringSignificantLocationChanges()` again). Each
-/// channel is handed in sequence order on its own, so one waiting never holds the other back.
-public enum PendingChannel: String, Codable, Hashable, Sendable {
-    case delegate
-    case location
+/// Pending events are taken by three kinds of takers (decisions 0039, 0049): a manager's delegate
+/// (region entries and exits, visits: handed once the delegate is set), the significant-change
+/// service (handed when the app calls `startMonitoringSignificantLocationChanges()` again) and each
+/// `CLMonitor` by name (handed when the app makes the monitor again). Each channel is handed in
+/// sequence order on its own, so one waiting never holds another back. On the wire a channel is its
+/// name: `delegate`, `location`, `monitor:NAME`.
+public struct PendingChannel: RawRepresentable, Codable, Hashable, Sendable {
+    public var rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let delegate = PendingChannel(rawValue: "delegate")
+    public static let location = PendingChannel(rawValue: "location")
+
+    /// The channel of the `CLMonitor` named `name`; its events' kind is the same string.
+    public static func monitor(_ name: String) -> PendingChannel {
+        PendingChannel(rawValue: PendingKind.monitor(name))
+    }
 
     /// The channel of a pending event's kind.
     public init(kind: String) {
-        self = kind == PendingKind.significantChange ? .location : .delegate
+        if kind == PendingKind.significantChange {
+            self = .location
+        } else if kind.hasPrefix(PendingKind.monitorPrefix) {
+            self.init(rawValue: kind)
+        } else {
+            self = .delegate
+        }
     }
 
     /// The kinds this channel carries.
@@ -171,7 +191,17 @@ public enum PendingChannel: String, Codable, Hashable, Sendable {
         switch self {
         case .delegate: [PendingKind.enter, PendingKind.exit, PendingKind.visit]
         case .location: [PendingKind.significantChange]
+        default: [rawValue]
         }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
 
@@ -185,6 +215,10 @@ public enum PendingKind {
     /// to the app (standard updates are not stored); it makes the sweep launch the app, and goes
     /// when the relaunched app holds a session again.
     public static let session = "session"
+    /// A change of a `CLMonitor` condition's state (decision 0049): the kind is `monitor:NAME`,
+    /// the payload the engine's `determined` notice, whose region's group is the same string.
+    public static let monitorPrefix = "monitor:"
+    public static func monitor(_ name: String) -> String { monitorPrefix + name }
 }
 
 public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConvertible {

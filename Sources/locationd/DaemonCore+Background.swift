@@ -91,15 +91,19 @@ extension DaemonCore {
             switch event {
             case let .region(notice):
                 switch notice {
-                case let .entered(entered, _):
+                // A CLMonitor condition's changes (a state decided by a fix) go to the monitor of
+                // its name (decision 0049); its entries and exits, which a monitor does not use, nowhere.
+                case let .entered(entered, _) where entered.group.isEmpty:
                     kind = PendingKind.enter
                     region = StoredRegion(region: entered, state: .inside)
-                case let .exited(exited, _):
+                case let .exited(exited, _) where exited.group.isEmpty:
                     kind = PendingKind.exit
                     region = StoredRegion(region: exited, state: .outside)
+                case let .determined(condition, state, fix) where fix != nil && Self.isMonitorCondition(condition):
+                    kind = condition.group
+                    region = StoredRegion(region: condition, state: state)
                 default: return
                 }
-                guard region?.region.group.isEmpty == true else { return }  // CLMonitor: not yet (decision 0026)
                 payload = try JSONEncoder().encode(notice)
             case let .delivery(delivery):
                 // The background client runs only the significant-change service: every delivery
@@ -142,13 +146,22 @@ extension DaemonCore {
     }
 
     /// Whether an entry or exit for the app goes through the pending events (not straight to its
-    /// clients): the app has a launch target.
+    /// clients): the app has a launch target. For a `CLMonitor` condition, its changes go through
+    /// them and its entries and exits (which the monitor does not use) go nowhere.
     func routesThroughPending(_ app: App, _ notice: RegionNotice) -> Bool {
+        guard app.backgroundClient.withLock({ $0 }) != nil else { return false }
         switch notice {
         case let .entered(region, _), let .exited(region, _):
-            region.group.isEmpty && app.backgroundClient.withLock { $0 } != nil
-        default: false
+            return region.group.isEmpty || Self.isMonitorCondition(region)
+        case let .determined(region, _, fix):
+            return fix != nil && Self.isMonitorCondition(region)
+        default: return false
         }
+    }
+
+    /// A region that is a `CLMonitor` condition (its group names the monitor).
+    static func isMonitorCondition(_ region: MonitoredRegion) -> Bool {
+        region.group.hasPrefix(PendingKind.monitorPrefix)
     }
 
     func readyPeer(of app: App) -> Peer? {

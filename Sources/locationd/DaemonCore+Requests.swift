@@ -58,6 +58,9 @@ extension DaemonCore {
         case .monitoredRegions:
             // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
             reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group.isEmpty }))
+        case let .monitorConditions(name):
+            let group = PendingKind.monitor(name)
+            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group == group }))
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)

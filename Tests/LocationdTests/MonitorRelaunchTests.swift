@@ -1,0 +1,88 @@
+import CoreLocationDaemonProtocol
+import CoreLocationGPSDTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 11 with real processes: `CLMonitor` conditions outlive the app
+/// (docs/decisions/0049-monitor-relaunch.md). The app monitors a condition with a `CLMonitor`, is
+/// killed, the drive satisfies the condition; locationd stores the change, launches the app, and
+/// the monitor the new process makes with the same name reports it exactly once.
+@Suite(.serialized) struct MonitorRelaunchTests {
+    static func conditions(_ log: String) -> [String] {
+        BackgroundRelaunchTests.lines(log).filter { $0.hasPrefix("condition ") }.map { String($0.split(separator: " ").last ?? "") }
+    }
+
+    static func appArguments(log: String) -> [String] {
+        let center = BackgroundRelaunchTests.center
+        return ["monitor", "places", "\(center.latitude)", "\(center.longitude)", "200", "home", "--log", log, "--seconds", "90"]
+    }
+
+    @Test func killedAppIsRelaunchedAndItsMonitorReportsTheChangeOnce() async throws {
+        let harness = try DaemonHarness()
+        let track = try BackgroundRelaunchTests.track(in: harness, outside: 60, cycles: 0, endInside: true)
+        try await harness.start(BackgroundRelaunchTests.daemonArguments(track: track))
+        let plist = try harness.infoPlist(bundle: "org.example.monitor")
+        let log = harness.directory + "/app.log"
+        defer { BackgroundRelaunchTests.killAll(log) }
+        let app = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
+        // The first fixes, outside, decide the condition: unsatisfied, reported live.
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log) == ["unsatisfied"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        kill(app.process.processIdentifier, SIGKILL)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+
+        // The drive enters; locationd starts the app, whose monitor (made again by name, its
+        // condition known) reports the change once.
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 60) { Self.conditions(log) == ["unsatisfied", "satisfied"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        let launches = BackgroundRelaunchTests.launches(log)
+        #expect(launches.count == 2)
+        #expect(launches.last?.reason == "location")
+        // The relaunched app found its condition in the monitor and did not add it again.
+        let monitoring = BackgroundRelaunchTests.lines(log).filter { $0.hasPrefix("monitoring ") }.map {
+            String($0.split(separator: " ").last ?? "")
+        }
+        #expect(monitoring == ["added", "found"])
+        #expect(harness.logText.contains("kind=monitor:places"), "\(harness.logText)")
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 10) {
+                await BackgroundRelaunchTests.background(harness)?.targets.first?.pending == 0
+            })
+        await Polling.pause(1)
+        #expect(Self.conditions(log) == ["unsatisfied", "satisfied"])
+    }
+
+    /// Killed at random moments while the drive goes in and out: every change reaches the monitor
+    /// exactly once, in order.
+    @Test func killsAtRandomMomentsLoseAndDuplicateNoCondition() async throws {
+        let harness = try DaemonHarness()
+        let cycles = 8
+        let track = try BackgroundRelaunchTests.track(in: harness, outside: 6, cycles: cycles)
+        try await harness.start(BackgroundRelaunchTests.daemonArguments(track: track))
+        let plist = try harness.infoPlist(bundle: "org.example.monitor")
+        let log = harness.directory + "/app.log"
+        defer { BackgroundRelaunchTests.killAll(log) }
+        _ = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
+        let expected = ["unsatisfied"] + (0..<cycles).flatMap { _ in ["satisfied", "unsatisfied"] }
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        let deadline = Date().addingTimeInterval(120)
+        while Self.conditions(log).count < expected.count, Date() < deadline {
+            await Polling.pause(Double.random(in: 0.2...2.0, using: &generator))
+            if let pid = BackgroundRelaunchTests.launches(log).last?.pid, kill(pid, 0) == 0 {
+                kill(pid, SIGKILL)
+                kills += 1
+            }
+        }
+        #expect(await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log).count >= expected.count })
+        await Polling.pause(1)
+        #expect(Self.conditions(log) == expected, "kills: \(kills)\n\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(kills >= 4)
+    }
+}
