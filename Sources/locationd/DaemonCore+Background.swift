@@ -83,7 +83,7 @@ extension DaemonCore {
     }
 
     func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
-        guard let backgroundStore else { return }
+        guard backgroundStore != nil else { return }
         let kind: String
         let payload: Data
         var region: StoredRegion?
@@ -123,15 +123,7 @@ extension DaemonCore {
         do {
             // A crossing's new region state goes in with the event: a daemon killed right after
             // neither repeats the crossing at its restart nor loses it (decision 0039).
-            let sequence = try backgroundStore.append(
-                uid: app.key.uid, appID: app.key.appID, kind: kind, payload: payload, created: now,
-                expires: now + relaunch.expiry, region: region.map { ($0, app.authorization.identity.id) })
-            logger.info(
-                "Pending event",
-                metadata: [
-                    "app": "\(app.key)", "sequence": "\(sequence)", "kind": "\(kind)",
-                    "uptime": "\(ProcessInfo.processInfo.systemUptime)",
-                ])
+            try storePending(app, kind: kind, payload: payload, region: region, now: now)
         } catch {
             logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
@@ -143,6 +135,21 @@ extension DaemonCore {
             return
         }
         lowerSweep(toWall: now + relaunch.expiry)
+    }
+
+    /// Stores one pending event (with the region's new state, when given, in the same
+    /// transaction) and logs it with the monotonic time the relaunch benchmark reads.
+    func storePending(_ app: App, kind: String, payload: Data, region: StoredRegion? = nil, now: Double) throws {
+        guard let backgroundStore else { return }
+        let sequence = try backgroundStore.append(
+            uid: app.key.uid, appID: app.key.appID, kind: kind, payload: payload, created: now,
+            expires: now + relaunch.expiry, region: region.map { ($0, app.authorization.identity.id) })
+        logger.info(
+            "Pending event",
+            metadata: [
+                "app": "\(app.key)", "sequence": "\(sequence)", "kind": "\(kind)",
+                "uptime": "\(ProcessInfo.processInfo.systemUptime)",
+            ])
     }
 
     /// Whether an entry or exit for the app goes through the pending events (not straight to its

@@ -105,15 +105,7 @@ extension DaemonCore {
             // One wake-up at a time: the fixes that follow it are the relaunched app's to hear.
             let pending = try backgroundStore.pending(uid: app.key.uid, appID: app.key.appID)
             guard !pending.contains(where: { $0.kind == PendingKind.session }) else { return }
-            let sequence = try backgroundStore.append(
-                uid: app.key.uid, appID: app.key.appID, kind: PendingKind.session, payload: Data(), created: now,
-                expires: now + relaunch.expiry)
-            logger.info(
-                "Pending event",
-                metadata: [
-                    "app": "\(app.key)", "sequence": "\(sequence)", "kind": "\(PendingKind.session)",
-                    "uptime": "\(ProcessInfo.processInfo.systemUptime)",
-                ])
+            try storePending(app, kind: PendingKind.session, payload: Data(), now: now)
         } catch {
             logger.error("Cannot store a session wake-up", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return

@@ -66,6 +66,22 @@ import Glibc
         return try? JSONDecoder().decode(BackgroundStatus.self, from: Data(result.stdout.utf8))
     }
 
+    /// SIGKILLs the app's latest process at random moments (0.2–2 s apart) until `done` or 120 s;
+    /// returns how many kills hit a running process.
+    static func killAtRandomMoments(_ log: String, until done: () -> Bool) async -> Int {
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        let deadline = Date().addingTimeInterval(120)
+        while !done(), Date() < deadline {
+            await Polling.pause(Double.random(in: 0.2...2.0, using: &generator))
+            if let pid = launches(log).last?.pid, kill(pid, 0) == 0 {
+                kill(pid, SIGKILL)
+                kills += 1
+            }
+        }
+        return kills
+    }
+
     /// Kills every app process the log names (the daemon's children outlive the test otherwise).
     static func killAll(_ log: String) {
         for launch in launches(log) { kill(launch.pid, SIGKILL) }
@@ -112,16 +128,7 @@ import Glibc
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
         _ = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
-        var generator = SystemRandomNumberGenerator()
-        var kills = 0
-        let deadline = Date().addingTimeInterval(120)
-        while Self.events(log).count < 2 * cycles, Date() < deadline {
-            await Polling.pause(Double.random(in: 0.2...2.0, using: &generator))
-            if let pid = Self.launches(log).last?.pid, kill(pid, 0) == 0 {
-                kill(pid, SIGKILL)
-                kills += 1
-            }
-        }
+        let kills = await Self.killAtRandomMoments(log) { Self.events(log).count >= 2 * cycles }
         #expect(await Self.wait(timeout: 30) { Self.events(log).count >= 2 * cycles })
         await Polling.pause(1)
         let events = Self.events(log)

@@ -70,15 +70,8 @@ import Glibc
         defer { BackgroundRelaunchTests.killAll(log) }
         _ = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
         let expected = ["unsatisfied"] + (0..<cycles).flatMap { _ in ["satisfied", "unsatisfied"] }
-        var generator = SystemRandomNumberGenerator()
-        var kills = 0
-        let deadline = Date().addingTimeInterval(120)
-        while Self.conditions(log).count < expected.count, Date() < deadline {
-            await Polling.pause(Double.random(in: 0.2...2.0, using: &generator))
-            if let pid = BackgroundRelaunchTests.launches(log).last?.pid, kill(pid, 0) == 0 {
-                kill(pid, SIGKILL)
-                kills += 1
-            }
+        let kills = await BackgroundRelaunchTests.killAtRandomMoments(log) {
+            Self.conditions(log).count >= expected.count
         }
         #expect(await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log).count >= expected.count })
         await Polling.pause(1)
