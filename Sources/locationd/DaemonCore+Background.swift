@@ -238,6 +238,8 @@ extension DaemonCore {
         if launcher == .none { return refuse(key, "launcher none") }
         if let refusal = target.refusal(daemonUID: daemonUID) { return refuse(key, refusal) }
         let now = wallClock
+        // Just restarted: a process of the app may be reconnecting; launching now would make two.
+        if now < startedWall + relaunch.reconnectGrace { return startedWall + relaunch.reconnectGrace }
         let unanswered = backgroundMemory.withLock { $0.unanswered[key] ?? 0 }
         switch relaunch.decide(launches: launches, unanswered: unanswered, now: now) {
         case .wait: return relaunch.earliestLaunch(launches: launches, unanswered: unanswered, now: now)

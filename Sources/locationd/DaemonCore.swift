@@ -103,6 +103,8 @@ final class DaemonCore: Sendable {
     /// The wall clock, seconds since 1970: launch times and expiries outlive the process (tests
     /// pass the manual scheduler's).
     let wallNow: @Sendable () -> Double
+    /// When the daemon started, on the wall clock (the relaunch policy's reconnect grace).
+    let startedWall: Double
 
     init(
         store: AuthorizationStore?, databasePath: String, sources: SharedSources, scheduler: any Scheduler,
@@ -128,6 +130,7 @@ final class DaemonCore: Sendable {
         self.daemonUID = daemonUID
         self.logger = logger
         startedAt = scheduler.now
+        startedWall = wallNow()
         var enabled = true
         do { enabled = try store?.servicesEnabled() ?? true } catch {
             logger.error("Cannot read the services switch; services stay on", metadata: ["error": "\(error)"])

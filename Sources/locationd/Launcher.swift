@@ -87,6 +87,11 @@ struct RelaunchPolicy: Sendable {
     var pickup: Double = 10
     var maximumBackoff: Double = 300
     var expiry: Double = 3600
+    /// Seconds after the daemon starts in which no app is launched: the processes that were
+    /// connected to the daemon before it restarted are reconnecting (their links retry every
+    /// quarter second at most), and launching one now would start a second copy that is sent the
+    /// same pending events. locationd uses 2; 0 in the tests that drive the sweep by hand.
+    var reconnectGrace: Double = 0
 
     enum Decision: Equatable {
         case launch

@@ -210,7 +210,8 @@ struct Locationd: AsyncParsableCommand {
             environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
             limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), launcher: launcher,
             relaunch: RelaunchPolicy(
-                limit: max(relaunchLimit, 0), window: relaunchWindow, pickup: relaunchPickup, expiry: pendingExpiry),
+                limit: max(relaunchLimit, 0), window: relaunchWindow, pickup: relaunchPickup, expiry: pendingExpiry,
+                reconnectGrace: 2),
             logger: logger)
         core.restoreBackgroundApps()
         core.startBackgroundSweep()
