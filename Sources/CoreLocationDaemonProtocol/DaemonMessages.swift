@@ -194,15 +194,6 @@ public struct PendingChannel: RawRepresentable, Codable, Hashable, Sendable {
         default: [rawValue]
         }
     }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// The kinds of pending events.

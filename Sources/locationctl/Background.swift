@@ -59,10 +59,11 @@ extension LocationCtl {
             print("Launch targets:")
             if status.targets.isEmpty { print("  none") }
             for target in status.targets {
+                let services = target.services ?? []
                 print(
                     "  \(target.app) (uid \(target.uid)): \(target.state), \(target.pending) pending, "
                         + "\(target.recentLaunches) recent launch(es)"
-                        + (target.services?.isEmpty == false ? ", runs \(target.services?.joined(separator: ", ") ?? "")" : ""))
+                        + (services.isEmpty ? "" : ", runs \(services.joined(separator: ", "))"))
                 let command = ([target.executable] + target.arguments).joined(separator: " ")
                 print("    \(target.unit.map { "unit \($0)" } ?? command)  (in \(target.workingDirectory))")
             }

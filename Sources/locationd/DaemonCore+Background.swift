@@ -90,20 +90,8 @@ extension DaemonCore {
         do {
             switch event {
             case let .region(notice):
-                switch notice {
-                // A CLMonitor condition's changes (a state decided by a fix) go to the monitor of
-                // its name (decision 0049); its entries and exits, which a monitor does not use, nowhere.
-                case let .entered(entered, _) where entered.group.isEmpty:
-                    kind = PendingKind.enter
-                    region = StoredRegion(region: entered, state: .inside)
-                case let .exited(exited, _) where exited.group.isEmpty:
-                    kind = PendingKind.exit
-                    region = StoredRegion(region: exited, state: .outside)
-                case let .determined(condition, state, fix) where fix != nil && Self.isMonitorCondition(condition):
-                    kind = condition.group
-                    region = StoredRegion(region: condition, state: state)
-                default: return
-                }
+                guard let stored = Self.pendingRegionEvent(notice) else { return }
+                (kind, region) = (stored.kind, stored.region)
                 payload = try JSONEncoder().encode(notice)
             case let .delivery(delivery):
                 // The background client runs only the significant-change service: every delivery
@@ -158,11 +146,23 @@ extension DaemonCore {
     func routesThroughPending(_ app: App, _ notice: RegionNotice) -> Bool {
         guard app.backgroundClient.withLock({ $0 }) != nil else { return false }
         switch notice {
-        case let .entered(region, _), let .exited(region, _):
-            return region.group.isEmpty || Self.isMonitorCondition(region)
-        case let .determined(region, _, fix):
-            return fix != nil && Self.isMonitorCondition(region)
-        default: return false
+        case .entered, .exited: return true  // a region's as pending events; a condition's nowhere
+        default: return Self.pendingRegionEvent(notice) != nil
+        }
+    }
+
+    /// The pending event a region notice becomes, with the region's new state: a plain region's
+    /// entry or exit; a `CLMonitor` condition's change (a state decided by a fix), for the monitor
+    /// of its name (decision 0049). Nil for the rest, a condition's entries and exits included.
+    static func pendingRegionEvent(_ notice: RegionNotice) -> (kind: String, region: StoredRegion)? {
+        switch notice {
+        case let .entered(region, _) where region.group.isEmpty:
+            (PendingKind.enter, StoredRegion(region: region, state: .inside))
+        case let .exited(region, _) where region.group.isEmpty:
+            (PendingKind.exit, StoredRegion(region: region, state: .outside))
+        case let .determined(condition, state, fix) where fix != nil && isMonitorCondition(condition):
+            (condition.group, StoredRegion(region: condition, state: state))
+        default: nil
         }
     }
 

@@ -49,7 +49,6 @@ extension DaemonCore {
             logger.error("Cannot store an interrupted session", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
-        app.sessionInterrupted.withLock { $0 = wallClock }
         record(app.key, "session interrupted: relaunch at the next location update")
         holdServices(app, restarting: false)
     }
@@ -57,10 +56,10 @@ extension DaemonCore {
     /// The app holds its session again, or gave it up: the daemon's copy of its updates stops and
     /// a wake-up not yet answered goes. Recorded only when there was a session to end.
     private func endSession(_ app: App, because reason: String) {
-        guard let backgroundStore else { return }
+        // Set while the daemon runs updates for an interrupted session (also after a restart,
+        // which starts them again): no database read at every connection's end.
+        guard let backgroundStore, app.sessionInterrupted.withLock({ $0 }) != nil else { return }
         do {
-            let services = try backgroundStore.services(uid: app.key.uid, appID: app.key.appID)
-            guard services.contains(Self.sessionService) else { return }
             try backgroundStore.setService(Self.sessionService, on: false, uid: app.key.uid, appID: app.key.appID)
             try backgroundStore.acknowledge(
                 uid: app.key.uid, appID: app.key.appID, through: .max, kinds: [PendingKind.session])
@@ -68,7 +67,6 @@ extension DaemonCore {
             logger.error("Cannot end an interrupted session", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
-        app.sessionInterrupted.withLock { $0 = nil }
         backgroundMemory.withLock { $0.unanswered[app.key] = nil }
         record(app.key, reason)
         holdServices(app, restarting: false)
@@ -85,6 +83,8 @@ extension DaemonCore {
             client = added
             return added
         }
+        // Only a fix newer than the start (the interruption, or a daemon start) wakes the app.
+        app.sessionInterrupted.withLock { $0 = on ? wallClock : nil }
         app.runtime.send(on ? .startUpdates(UpdateRequest()) : .stopUpdates, from: client)
     }
 

@@ -39,8 +39,8 @@ final class DaemonCore: Sendable {
         /// restarted the service (a daemon restart) without the fix it last reported.
         let significantBaseline = Mutex(false)
         /// The daemon's engine client that keeps an interrupted session's updates running while
-        /// the app does not (decision 0048), and when the session was interrupted (wall clock):
-        /// only a fix newer than that wakes the app.
+        /// the app does not (decision 0048), and when it started them (wall clock; nil while it
+        /// runs none): only a fix newer than that wakes the app.
         let sessionClient = Mutex<ClientID?>(nil)
         let sessionInterrupted = Mutex<Double?>(nil)
 
