@@ -22,11 +22,12 @@ extension CLLocationManager {
     /// delegate returned.
     func startReceivingPending() {
         guard let link = runtime.link, pendingConsumer.withLock({ $0 }) == nil else { return }
-        let id = link.addPendingConsumer(channel: .delegate) { [weak self] payload, done in
-            guard let self else { return done() }
+        let id = link.addPendingConsumer(channel: .delegate) { [weak self] payload, receipt in
+            guard let self else { return receipt.done() }
             self.target.enqueue { [weak self] in
-                defer { done() }
+                defer { receipt.done() }
                 guard let self, let delegate = self.delegate else { return }
+                receipt.handed()
                 switch payload {
                 case let .region(.entered(region, _)):
                     delegate.locationManager(self, didEnterRegion: CLCircularRegion(monitored: region))
@@ -49,12 +50,13 @@ extension CLLocationManager {
         guard let link = runtime.link, delegate != nil else { return }
         let register = pendingLocations.withLock { $0.wanted && $0.consumer == nil }
         guard register else { return }
-        let id = link.addPendingConsumer(channel: .location) { [weak self] payload, done in
-            guard let self, case let .location(delivery) = payload else { return done() }
+        let id = link.addPendingConsumer(channel: .location) { [weak self] payload, receipt in
+            guard let self, case let .location(delivery) = payload else { return receipt.done() }
             let locations = delivery.fixes.map(CLLocation.init(fix:))
             self.target.enqueue { [weak self] in
-                defer { done() }
+                defer { receipt.done() }
                 guard let self else { return }
+                receipt.handed()
                 if let last = locations.last { self.state.withLock { $0.location = last } }
                 self.delegate?.locationManager(self, didUpdateLocations: locations)
             }

@@ -8,6 +8,12 @@ import Synchronization
 /// thread and are turned into events there, in order, under a lock (not through the actor, whose
 /// task hops could reorder them).
 final class MonitorCore: Sendable {
+    /// One event on its way to the app, with the daemon's receipt when it is a stored one.
+    struct Delivery: Sendable {
+        let event: CLMonitor.Event
+        var receipt: DaemonLink.PendingReceipt?
+    }
+
     private struct State: Sendable {
         var records: [String: CLMonitor.Record] = [:]
         var client: ClientID?
@@ -22,14 +28,14 @@ final class MonitorCore: Sendable {
     let name: String
     let group: String
     private let runtime: LocationRuntime
-    private let continuation: AsyncStream<CLMonitor.Event>.Continuation
+    private let continuation: AsyncStream<Delivery>.Continuation
     private let state = Mutex(State())
     /// Tests give their own; otherwise `BeaconRuntime.shared`, touched only by a beacon condition (it opens the
     /// system bus).
     private let beaconRuntime: BeaconRuntime?
 
     init(
-        name: String, runtime: LocationRuntime, continuation: AsyncStream<CLMonitor.Event>.Continuation,
+        name: String, runtime: LocationRuntime, continuation: AsyncStream<Delivery>.Continuation,
         beacons: BeaconRuntime? = nil
     ) {
         self.name = name
@@ -221,7 +227,7 @@ final class MonitorCore: Sendable {
     private func update(_ record: CLMonitor.Record, yield: Bool) {
         state.withLock { $0.records[record.lastEvent.identifier] = record }
         persist(record)
-        if yield { continuation.yield(record.lastEvent) }
+        if yield { continuation.yield(Delivery(event: record.lastEvent)) }
     }
 
     // MARK: Persistence
@@ -305,25 +311,28 @@ extension MonitorCore {
                 identifier: stored.region.identifier, state: Self.state(stored.state), date: now, flags: flags)
             state.withLock { $0.records[stored.region.identifier] = CLMonitor.Record(condition: circle, lastEvent: event) }
         }
-        let consumer = link.addPendingConsumer(channel: .monitor(name)) { [weak self] payload, done in
-            if case let .region(notice) = payload { self?.handlePending(notice) }
-            done()
+        // A monitor closed before it took an event leaves it with the daemon, for the next
+        // monitor of that name (in a later process).
+        let consumer = link.addPendingConsumer(channel: .monitor(name)) { [weak self] payload, receipt in
+            guard let self else { return }
+            guard case let .region(notice) = payload, self.handlePending(notice, receipt) else { return receipt.done() }
         }
         state.withLock { $0.pendingConsumer = consumer }
     }
 
     /// A change the daemon stored: reported even when the record already shows its state (the
     /// daemon stores a condition's new state with the event, so a restored record is ahead of
-    /// the events still to come).
-    private func handlePending(_ notice: RegionNotice) {
+    /// the events still to come). False when the notice is not this monitor's to report.
+    private func handlePending(_ notice: RegionNotice, _ receipt: DaemonLink.PendingReceipt) -> Bool {
         guard case let .determined(region, regionState, fix) = notice, region.group == group,
             let condition = record(for: region.identifier)?.condition
-        else { return }
+        else { return false }
         let event = CLMonitor.Event(
             identifier: region.identifier, state: Self.state(regionState), date: fix?.timestamp ?? now,
             flags: currentFlags)
         state.withLock { $0.records[region.identifier] = CLMonitor.Record(condition: condition, lastEvent: event) }
-        continuation.yield(event)
+        continuation.yield(Delivery(event: event, receipt: receipt))
+        return true
     }
 
     static func state(_ regionState: RegionState) -> CLMonitor.Event.State {

@@ -145,14 +145,22 @@ public actor CLMonitor {
     public struct Events: AsyncSequence, Sendable {
         public typealias Element = Event
         public typealias AsyncIterator = Iterator
-        let stream: AsyncStream<Event>
+        let stream: AsyncStream<MonitorCore.Delivery>
 
         public func makeAsyncIterator() -> Iterator { Iterator(stream: stream.makeAsyncIterator()) }
 
         public struct Iterator: AsyncIteratorProtocol {
             public typealias Element = Event
-            var stream: AsyncStream<Event>.Iterator
-            public mutating func next() async throws -> Event? { await stream.next() }
+            var stream: AsyncStream<MonitorCore.Delivery>.Iterator
+
+            /// An event the daemon stored is handed (and acknowledged) here, when the app takes
+            /// it, not when it reached the process: killed before, the next process gets it.
+            public mutating func next() async throws -> Event? {
+                guard let delivery = await stream.next() else { return nil }
+                delivery.receipt?.handed()
+                delivery.receipt?.done()
+                return delivery.event
+            }
         }
     }
 
@@ -165,7 +173,7 @@ public actor CLMonitor {
     }
 
     init(_ name: String, runtime: LocationRuntime, beacons: BeaconRuntime? = nil) {
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let (stream, continuation) = AsyncStream<MonitorCore.Delivery>.makeStream()
         events = Events(stream: stream)
         core = MonitorCore(name: name, runtime: runtime, continuation: continuation, beacons: beacons)
     }

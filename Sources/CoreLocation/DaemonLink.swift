@@ -52,7 +52,17 @@ package final class DaemonLink: Sendable {
         case visit(Visit)
     }
 
-    package typealias PendingConsumer = @Sendable (PendingPayload, @escaping @Sendable () -> Void) -> Void
+    /// What a taker of a pending event tells the link. `handed` just before the app's code sees the
+    /// event: from then on no later process of the app is handed it, even if this one dies during
+    /// the call. `done` once that code returned (or will never see it): acknowledged when every
+    /// taker is done. An event kept by a taker (a monitor's stream the app has not read yet) is
+    /// not handed: killed before the app read it, the next process of the app gets it.
+    package struct PendingReceipt: Sendable {
+        package let handed: @Sendable () -> Void
+        package let done: @Sendable () -> Void
+    }
+
+    package typealias PendingConsumer = @Sendable (PendingPayload, PendingReceipt) -> Void
 
     package let path: String
     let label: String
@@ -357,19 +367,24 @@ extension DaemonLink {
         case .wait:
             break
         case let .hand(consumers, connection):
-            // In the kernel's socket buffer before any delegate runs: a later process of the app is
-            // not handed it again, even if this one is killed during the call.
-            connection?.send(.handingPending(sequence: sequence, channel: channel))
             guard let payload else { return pendingReturned(sequence, channel) }
+            let handed = Mutex(false)
             let remaining = Mutex(consumers.count)
-            for consumer in consumers {
-                consumer(payload) { [weak self] in
+            let receipt = PendingReceipt(
+                handed: {
+                    // In the kernel's socket buffer before the app's code runs.
+                    if handed.withLock({ wasHanded in
+                        defer { wasHanded = true }
+                        return !wasHanded
+                    }) { connection?.send(.handingPending(sequence: sequence, channel: channel)) }
+                },
+                done: { [weak self] in
                     if remaining.withLock({ count -> Bool in
                         count -= 1
                         return count == 0
                     }) { self?.pendingReturned(sequence, channel) }
-                }
-            }
+                })
+            for consumer in consumers { consumer(payload, receipt) }
         }
     }
 

@@ -11,8 +11,10 @@
 //   CoreLocationAppProbe session --log FILE [--service] [--invalidate] [--no-resume] [--seconds N]
 //                        (decision 0048: logs `session T` once the session is made, `update T LAT LON
 //                        FIXTIME` per liveUpdates location, `invalidated T`)
-//   CoreLocationAppProbe monitor NAME LAT LON RADIUS ID --log FILE [--seconds N]
-//                        (decision 0049: `CLMonitor`; logs `monitoring T ID found|added`, `condition T ID STATE`)
+//   CoreLocationAppProbe monitor NAME LAT LON RADIUS ID --log FILE [--hold-once MARK] [--seconds N]
+//                        (decision 0049: `CLMonitor`; logs `monitoring T ID found|added`, `condition T ID STATE`;
+//                        `--hold-once`: the first process started by locationd creates the file MARK, logs
+//                        `holding T` and never reads the monitor's events, as an app killed before it read them)
 //
 // `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
 // monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
@@ -152,7 +154,7 @@ private func startSession(_ mode: [String]) {
 
 /// `monitor NAME LAT LON RADIUS ID`: `CLMonitor(NAME)` with a circular condition, added unless the
 /// monitor has it already (as a relaunched app checks `identifiers`); each event is logged.
-private func startMonitor(_ mode: [String]) {
+private func startMonitor(_ mode: [String], holdOnce mark: String?) {
     let values = mode.dropFirst(2).prefix(3).compactMap(Double.init)
     guard mode.count >= 6, values.count == 3 else { return }
     let (name, identifier) = (mode[1], mode[5])
@@ -165,6 +167,12 @@ private func startMonitor(_ mode: [String]) {
             await monitor.add(condition, identifier: identifier)
         }
         record("monitoring \(now()) \(identifier) \(found ? "found" : "added")")
+        if let mark, CLLocationManager.launchReason == .location, !FileManager.default.fileExists(atPath: mark) {
+            _ = FileManager.default.createFile(atPath: mark, contents: nil)
+            record("holding \(now())")
+            try await Task.sleep(for: .seconds(3600))
+            return withExtendedLifetime(monitor) {}
+        }
         for try await event in monitor.events {
             let state =
                 switch event.state {
@@ -207,6 +215,11 @@ if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.coun
 }
 let probe = Probe(mode: arguments)
 if arguments.first == "session" { startSession(arguments) }
-if arguments.first == "monitor" { startMonitor(arguments) }
+var holdOnce: String?
+if let index = arguments.firstIndex(of: "--hold-once"), index + 1 < arguments.count {
+    holdOnce = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+}
+if arguments.first == "monitor" { startMonitor(arguments, holdOnce: holdOnce) }
 DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { exit(0) }
 withExtendedLifetime(probe) { RunLoop.main.run() }

@@ -58,6 +58,44 @@ import Glibc
         #expect(Self.conditions(log) == ["unsatisfied", "satisfied"])
     }
 
+    /// The relaunched process makes its monitor but is killed before it reads the events: the
+    /// change it was handed stays with the daemon (an event counts as delivered when the app takes
+    /// it from `events`, not when it reached the process), and the next launch reports it once.
+    @Test func changeNotReadBeforeTheKillReachesTheNextProcess() async throws {
+        let harness = try DaemonHarness()
+        let track = try BackgroundRelaunchTests.track(in: harness, outside: 60, cycles: 0, endInside: true)
+        try await harness.start(BackgroundRelaunchTests.daemonArguments(track: track))
+        let plist = try harness.infoPlist(bundle: "org.example.monitor")
+        let log = harness.directory + "/app.log"
+        let mark = harness.directory + "/held"
+        defer { BackgroundRelaunchTests.killAll(log) }
+        let app = try RunningApp(
+            harness, Self.appArguments(log: log) + ["--hold-once", mark], extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log) == ["unsatisfied"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        kill(app.process.processIdentifier, SIGKILL)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+
+        // The drive enters: the first relaunch holds its monitor without reading it.
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 60) {
+                BackgroundRelaunchTests.lines(log).contains { $0.hasPrefix("holding ") }
+            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        // Time for the daemon to send the change to the holding process (milliseconds when it works).
+        await Polling.pause(2)
+        #expect(await BackgroundRelaunchTests.background(harness)?.targets.first?.pending == 1)
+        guard let holding = BackgroundRelaunchTests.launches(log).last?.pid else { return }
+        kill(holding, SIGKILL)
+
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log) == ["unsatisfied", "satisfied"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(BackgroundRelaunchTests.launches(log).map(\.reason) == ["none", "location", "location"])
+        await Polling.pause(1)
+        #expect(Self.conditions(log) == ["unsatisfied", "satisfied"])
+    }
+
     /// Killed at random moments while the drive goes in and out: every change reaches the monitor
     /// exactly once, in order.
     @Test func killsAtRandomMomentsLoseAndDuplicateNoCondition() async throws {
