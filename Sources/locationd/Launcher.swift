@@ -53,7 +53,7 @@ enum Launcher: String, Sendable, CaseIterable {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-run")
             if let unit = target.unit {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-                process.arguments = ["--user", "--no-block", "start", unit]
+                process.arguments = ["--user", "--no-block", "start", Self.instance(of: unit)]
             } else {
                 process.arguments =
                     ["--user", "--collect", "--no-block", "--quiet", "--working-directory=\(target.workingDirectory)"]
@@ -70,6 +70,17 @@ enum Launcher: String, Sendable, CaseIterable {
             }
             return 0
         }
+    }
+}
+
+extension Launcher {
+    /// The unit to start for `unit` of an Info.plist: a template (`app@.service`) is started as its
+    /// instance `location` (`app@location.service`), so the unit can hand the reason to the app with
+    /// `Environment=CORELOCATION_LAUNCH_REASON=%i`; systemd has no way to give one start of a plain
+    /// unit an environment, so an app started through a plain unit sees no launch reason.
+    static func instance(of unit: String) -> String {
+        guard let at = unit.firstIndex(of: "@"), unit[unit.index(after: at)...].hasPrefix(".") else { return unit }
+        return unit[...at] + reasonLocation + unit[unit.index(after: at)...]
     }
 }
 

@@ -49,14 +49,22 @@ final class DaemonHarness: Sendable {
     @discardableResult
     func start(
         _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
-        hermetic: Bool = true
+        hermetic: Bool = true, through wrapper: [String] = []
     ) async throws -> Process {
         let process = Process()
-        process.executableURL = Self.products.appendingPathComponent("locationd")
+        let locationd = Self.products.appendingPathComponent("locationd")
         // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
         // unless the test names one.
         let config = arguments.contains("--config") || !hermetic ? [] : ["--config", "/dev/null"]
-        process.arguments = ["--socket", socket, "--database", database] + config + arguments
+        let daemonArguments = ["--socket", socket, "--database", database] + config + arguments
+        // A wrapper (its command, then locationd's path and arguments) that ends by exec-ing locationd.
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(wrapper.dropFirst()) + [locationd.path] + daemonArguments
+        } else {
+            process.executableURL = locationd
+            process.arguments = daemonArguments
+        }
         process.environment = environment.merging(extra) { $1 }
         let pipe = Pipe()
         process.standardError = pipe
