@@ -98,10 +98,21 @@ public struct BackgroundRecord: Codable, Hashable, Sendable {
 /// daemon's database. Each call is one transaction; times are seconds since 1970 (they outlive
 /// the process).
 public final class BackgroundStore: Sendable {
-    public let database: LocationDatabase
+    /// A moment of a pending event's write: inside its transaction with every statement done, or
+    /// just after the commit.
+    public enum WritePoint: String, Sendable, CaseIterable {
+        case beforeCommit = "before-commit"
+        case afterCommit = "after-commit"
+    }
 
-    public init(database: LocationDatabase) {
+    public let database: LocationDatabase
+    /// Called at each point of every pending event's write: the seam of the test of a daemon killed
+    /// in the middle of a write (locationd's `CORELOCATION_FAULT_KILL_IN_WRITE`). Nil in production.
+    let writeFault: (@Sendable (WritePoint) -> Void)?
+
+    public init(database: LocationDatabase, writeFault: (@Sendable (WritePoint) -> Void)? = nil) {
         self.database = database
+        self.writeFault = writeFault
     }
 
     static func createTables(_ db: Database) throws {
@@ -257,7 +268,7 @@ public final class BackgroundStore: Sendable {
         uid: UInt32, appID: String, kind: String, payload: Data, created: Double, expires: Double,
         region: (stored: StoredRegion, appID: String)? = nil
     ) throws -> UInt64 {
-        try database.write("storing a pending event of \(appID)") { db in
+        let sequence = try database.write("storing a pending event of \(appID)") { db in
             if let region { try RegionStore.insert(region.stored, appID: region.appID, db) }
             let next = try Int64.fetchOne(
                 db, sql: "SELECT nextSequence FROM launchTarget WHERE uid = ? AND appID = ?",
@@ -274,8 +285,11 @@ public final class BackgroundStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 0)
                     """,
                 arguments: [Int64(uid), appID, next, kind, payload, created, expires])
+            writeFault?(.beforeCommit)
             return UInt64(next)
         }
+        writeFault?(.afterCommit)
+        return sequence
     }
 
     /// The app's pending events, oldest first.

@@ -127,6 +127,16 @@ extension DaemonCore {
 
     /// Stores one pending event (with the region's new state, when given, in the same
     /// transaction) and logs it with the monotonic time the relaunch benchmark reads.
+    /// `CORELOCATION_FAULT_KILL_IN_WRITE=before-commit|after-commit`: locationd SIGKILLs itself at
+    /// that point of its first pending event's write, for the test of a daemon killed in the middle
+    /// of a write (`BackgroundDaemonKillTests`). Unset, or any other value: nil, nothing happens.
+    static func writeFault() -> (@Sendable (BackgroundStore.WritePoint) -> Void)? {
+        guard let value = ProcessInfo.processInfo.environment["CORELOCATION_FAULT_KILL_IN_WRITE"],
+            let point = BackgroundStore.WritePoint(rawValue: value)
+        else { return nil }
+        return { reached in if reached == point { kill(getpid(), SIGKILL) } }
+    }
+
     func storePending(_ app: App, kind: String, payload: Data, region: StoredRegion? = nil, now: Double) throws {
         guard let backgroundStore else { return }
         let sequence = try backgroundStore.append(

@@ -116,7 +116,7 @@ final class DaemonCore: Sendable {
     ) {
         self.wallNow = wallNow
         sweepTimer = SweepTimer(scheduler: scheduler)
-        backgroundStore = store.map { BackgroundStore(database: $0.database) }
+        backgroundStore = store.map { BackgroundStore(database: $0.database, writeFault: Self.writeFault()) }
         self.launcher = launcher
         self.relaunch = relaunch
         self.agents = agents

@@ -1,4 +1,5 @@
 import CoreLocationDaemonProtocol
+import CoreLocationStorage
 import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
@@ -107,5 +108,62 @@ import Glibc
         #expect(BackgroundRelaunchTests.launches(log).contains { $0.reason == "location" }, "the app was relaunched")
         #expect(await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
         withExtendedLifetime(firstApp) {}
+    }
+
+    /// The daemon kills itself in the middle of the entry's write: inside the transaction that
+    /// stores the pending event and the region's new state (every statement done, not committed),
+    /// or just after its commit. Restarted, it loses nothing and invents nothing: rolled back, the
+    /// region is still outside and the entry is seen again; committed, the stored entry is
+    /// delivered and the region, inside, gives no second one. Then the exit comes as usual.
+    @Test(arguments: BackgroundStore.WritePoint.allCases)
+    func daemonKilledInTheMiddleOfTheEntrysWrite(_ point: BackgroundStore.WritePoint) async throws {
+        let feed = try NMEAFeed()
+        defer { feed.close() }
+        let phase = Phase()
+        feed.startPumping(interval: 0.2) { _ in
+            Self.sentences(latitude: phase.isInside ? Self.center.latitude : Self.north, longitude: Self.center.longitude)
+        }
+        let harness = try DaemonHarness()
+        let arguments = ["--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec"]
+        let faulty = try await harness.start(arguments, extra: ["CORELOCATION_FAULT_KILL_IN_WRITE": point.rawValue])
+        let bundle = "org.example.midwrite"
+        #expect(try await harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
+        let plist = try harness.infoPlist(bundle: bundle)
+        let log = harness.directory + "/app.log"
+        defer {
+            BackgroundRelaunchTests.killAll(log)
+            if let pid = harness.process.withLock({ $0?.processIdentifier }) { kill(pid, SIGKILL) }
+        }
+        let app = try RunningApp(
+            harness,
+            ["background", "\(Self.center.latitude)", "\(Self.center.longitude)", "200", "home", "--log", log,
+             "--seconds", "600"],
+            extra: ["CORELOCATION_INFO_PLIST": plist])
+        #expect(
+            await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
+            "\(harness.logText)")
+        // Outside, determined, before the crossing.
+        try await Task.sleep(for: .seconds(2))
+
+        _ = phase.toggle()
+        #expect(await RunningApp.waitGone(faulty.processIdentifier, timeout: 20), "the fault did not fire: \(harness.logText)")
+        #expect(faulty.terminationReason == .uncaughtSignal && faulty.terminationStatus == SIGKILL)
+        let stored = harness.logText.contains("Pending event")
+        #expect(!stored, "killed before the write returned, the daemon could not log it")
+        try await harness.startAndWait(arguments)
+        #expect(
+            await DaemonHarness.eventually(timeout: 30) { BackgroundRelaunchTests.events(log) == ["enter"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        try await Task.sleep(for: .seconds(3))
+        #expect(BackgroundRelaunchTests.events(log) == ["enter"], "one entry, once")
+
+        _ = phase.toggle()
+        #expect(
+            await DaemonHarness.eventually(timeout: 30) { BackgroundRelaunchTests.events(log) == ["enter", "exit"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
+        // The app was connected throughout (reconnected after the restart): no launch was needed.
+        #expect(BackgroundRelaunchTests.launches(log).count == 1)
+        withExtendedLifetime(app) {}
     }
 }
