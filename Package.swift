@@ -172,6 +172,7 @@ let package = Package(
             name: "locationd",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationBeacons",
                 "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",

@@ -13,4 +13,5 @@ fi
 # standin/Sources/: beacon-range (the stand-in) and committed relative links to the library's modules.
 standin="$root/Benchmarks/beacons/standin"
 (cd "$standin" && swift build -c release --product beacon-range >/dev/null)
-python3 "$root/Benchmarks/beacons/bench.py" "$standin/.build/release/beacon-range" --standin --seconds "$seconds"
+python3 "$root/Benchmarks/beacons/bench.py" "$standin/.build/release/beacon-range" --standin --seconds "$seconds" \
+    --loop-seconds 60 --monitor-seconds "${MONITOR_SECONDS:-282}"

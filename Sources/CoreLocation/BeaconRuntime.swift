@@ -12,11 +12,11 @@ import Synchronization
 /// - `off`: no scanner — ranging reports `rangingUnavailable`, as on hardware without Bluetooth LE.
 ///
 /// Every manager's ranging session shares this scanner, so BlueZ discovery runs once for the process.
-final class BeaconRuntime: Sendable {
+package final class BeaconRuntime: Sendable {
     static let shared = BeaconRuntime(environment: ProcessInfo.processInfo.environment)
 
-    let scanner: (any BeaconScanner)?
-    let scheduler: any Scheduler
+    package let scanner: (any BeaconScanner)?
+    package let scheduler: any Scheduler
     let logger = Logger(label: "corelocation.beacons")
 
     init(scanner: (any BeaconScanner)?, scheduler: any Scheduler) {
@@ -24,7 +24,7 @@ final class BeaconRuntime: Sendable {
         self.scheduler = scheduler
     }
 
-    convenience init(environment: [String: String]) {
+    package convenience init(environment: [String: String]) {
         let scheduler = DispatchScheduler(queue: DispatchQueue(label: "corelocation.beacons"))
         let logger = Logger(label: "corelocation.beacons")
         let setting = environment["CORELOCATION_BEACONS"] ?? "bluez"

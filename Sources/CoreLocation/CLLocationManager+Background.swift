@@ -35,6 +35,10 @@ extension CLLocationManager {
                     delegate.locationManager(self, didExitRegion: CLCircularRegion(monitored: region))
                 case let .visit(visit):
                     delegate.locationManager(self, didVisit: CLVisit(visit))
+                case let .beacon(entered, spec) where entered:
+                    delegate.locationManager(self, didEnterRegion: CLBeaconRegion(spec))
+                case let .beacon(_, spec):
+                    delegate.locationManager(self, didExitRegion: CLBeaconRegion(spec))
                 default:
                     break
                 }

@@ -1,4 +1,5 @@
 import CoreLocationBeacons
+import CoreLocationDaemonProtocol
 import Foundation
 import Synchronization
 
@@ -112,6 +113,7 @@ extension CLLocationManager {
     }
 
     func beaconStartMonitoring(_ region: CLBeaconRegion) {
+        if let link = runtime.link { return beaconStartMonitoring(region, through: link) }
         guard let session = beacons.session(for: self), !beaconsDecidedAgainst else {
             let code: CLError.Code = beaconsDecidedAgainst ? .regionMonitoringDenied : .regionMonitoringFailure
             callDelegate { manager, delegate in
@@ -128,6 +130,11 @@ extension CLLocationManager {
 
     /// True when `identifier` was a beacon region of this manager (then it is stopped here).
     func beaconStopMonitoring(identifier: String) -> Bool {
+        if let link = runtime.link {
+            guard link.beaconRegions().contains(where: { $0.identifier == identifier }) else { return false }
+            link.stopMonitoringBeaconRegion(identifier)
+            return true
+        }
         guard beacons.region(identifier) != nil else { return false }
         beacons.setRegion(nil, identifier: identifier)
         beacons.session(for: self)?.stopMonitoring(identifier: identifier)
@@ -141,7 +148,27 @@ extension CLLocationManager {
         return true
     }
 
-    var beaconMonitoredRegions: Set<CLRegion> { Set(beacons.regions.map { $0 as CLRegion }) }
+    var beaconMonitoredRegions: Set<CLRegion> {
+        if let link = runtime.link { return Set(link.beaconRegions().map { CLBeaconRegion($0) as CLRegion }) }
+        return Set(beacons.regions.map { $0 as CLRegion })
+    }
+
+    // MARK: Through locationd (decision 0050)
+
+    /// The daemon watches the region for the app, running or not; its entries and exits come as
+    /// pending events to the delegate (`startReceivingPending`), and relaunch the app when it is gone.
+    private func beaconStartMonitoring(_ region: CLBeaconRegion, through link: DaemonLink) {
+        let copy = region.copy() as? CLBeaconRegion ?? region
+        if let failure = link.monitorBeaconRegion(BeaconRegionSpec(copy)) {
+            let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
+            let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
+            }
+            return
+        }
+        callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
+    }
 
     // MARK: Authorization
 
@@ -209,5 +236,30 @@ extension CLLocationManager {
                 delegate.locationManager(manager, rangingBeaconsDidFailFor: region, withError: error)
             }
         }
+    }
+}
+
+extension BeaconRegionSpec {
+    init(_ region: CLBeaconRegion) {
+        let constraint = region.beaconIdentityConstraint
+        self.init(
+            identifier: region.identifier, uuid: constraint.uuid, major: constraint.major, minor: constraint.minor,
+            notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit)
+    }
+}
+
+extension CLBeaconRegion {
+    convenience init(_ spec: BeaconRegionSpec) {
+        let constraint =
+            if let major = spec.major, let minor = spec.minor {
+                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major, minor: minor)
+            } else if let major = spec.major {
+                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major)
+            } else {
+                CLBeaconIdentityConstraint(uuid: spec.uuid)
+            }
+        self.init(beaconIdentityConstraint: constraint, identifier: spec.identifier)
+        notifyOnEntry = spec.notifyOnEntry
+        notifyOnExit = spec.notifyOnExit
     }
 }

@@ -50,6 +50,8 @@ package final class DaemonLink: Sendable {
         /// A significant change: the delivery the service made while the app did not run.
         case location(Delivery)
         case visit(Visit)
+        /// A beacon region's entry (true) or exit (decision 0050).
+        case beacon(entered: Bool, BeaconRegionSpec)
     }
 
     /// What a taker of a pending event tells the link. `handed` just before the app's code sees the
@@ -106,6 +108,31 @@ package final class DaemonLink: Sendable {
             case let .regions(regions)? = try? connection.request(.monitoredRegions)
         else { return [] }
         return regions
+    }
+
+    /// The app's beacon regions as the daemon keeps them; empty when it does not answer.
+    func beaconRegions() -> [BeaconRegionSpec] {
+        guard let connection = state.withLock({ $0.connection }),
+            case let .beaconRegions(regions)? = try? connection.request(.beaconRegions)
+        else { return [] }
+        return regions
+    }
+
+    /// Asks the daemon to watch (or, with `nil`, to stop watching `identifier`); the failure it
+    /// answered, nil when it took it.
+    func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
+        guard let connection = state.withLock({ $0.connection }) else {
+            return DaemonError(.unavailable, "locationd does not answer")
+        }
+        switch try? connection.request(.monitorBeaconRegion(region)) {
+        case .ok?: return nil
+        case let .failure(error)?: return error
+        default: return DaemonError(.unavailable, "locationd does not answer")
+        }
+    }
+
+    func stopMonitoringBeaconRegion(_ identifier: String) {
+        state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier))
     }
 
     /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
@@ -192,11 +219,11 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
-        case let .event(_, .pending(sequence, kind, region, location, visit)):
+        case let .event(_, .pending(sequence, kind, region, location, visit, beacon)):
             let payload: PendingPayload? =
                 if let region { .region(region) } else if let location { .location(location) } else if let visit {
                     .visit(visit)
-                } else { nil }
+                } else if let beacon { .beacon(entered: kind == PendingKind.beaconEnter, beacon) } else { nil }
             receivePending(sequence, PendingChannel(kind: kind), payload)
         case let .event(_, .prompt(id, question)):
             answerPrompt(id, question, on: connection)

@@ -8,6 +8,9 @@
 //                        showsBackgroundLocationIndicator; logs `background T ALLOWED` after setting them)
 //   CoreLocationAppProbe background LAT LON RADIUS ID --log FILE [--crash-on-relaunch] [--seconds N]
 //                        [--significant] [--visits]
+//   CoreLocationAppProbe beacon-region UUID ID --log FILE [--seconds N]
+//                        (decision 0050: a beacon region, unless monitored already; logs `enter`/`exit` as
+//                        `background` does, and `failed T ID CODE` when monitoring fails)
 //   CoreLocationAppProbe session --log FILE [--service] [--invalidate] [--no-resume] [--seconds N]
 //                        (decision 0048: logs `session T` once the session is made, `update T LAT LON
 //                        FIXTIME` per liveUpdates location, `invalidated T`)
@@ -76,6 +79,13 @@ final class Probe: NSObject, CLLocationManagerDelegate {
             }
             if mode.contains("--significant") { manager.startMonitoringSignificantLocationChanges() }
             if mode.contains("--visits") { manager.startMonitoringVisits() }
+        case "beacon-region":
+            // `beacon-region UUID ID`: the region of every beacon with UUID, unless monitored already.
+            if mode.count >= 3, let uuid = UUID(uuidString: mode[1]),
+                !manager.monitoredRegions.contains(where: { $0.identifier == mode[2] })
+            {
+                manager.startMonitoring(for: CLBeaconRegion(uuid: uuid, identifier: mode[2]))
+            }
         case "region":
             let values = mode.dropFirst().prefix(3).compactMap(Double.init)
             if values.count == 3, mode.count >= 5 {
@@ -119,6 +129,11 @@ final class Probe: NSObject, CLLocationManagerDelegate {
     func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
         emit("exit \(now()) \(region.identifier)")
         record("exit \(now()) \(region.identifier)")
+    }
+
+    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+        emit("failed \(now()) \(region?.identifier ?? "-") \((error as NSError).code)")
+        record("failed \(now()) \(region?.identifier ?? "-") \((error as NSError).code)")
     }
 
     func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {

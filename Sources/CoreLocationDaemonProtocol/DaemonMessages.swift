@@ -1,4 +1,5 @@
 import CoreLocationEngine
+import Foundation
 
 /// The first message a client sends. Everything but `version` is for display only: the daemon
 /// takes the client's identity from the kernel (docs/decisions/0011-locationd-threat-model.md).
@@ -109,6 +110,37 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// again after a reconnect. A process that ends while holding one with its updates running is
     /// relaunched at the next location update (decision 0048).
     case holdSession(Bool)
+    /// `startMonitoring(for: CLBeaconRegion)`: the daemon watches the region for the app, with its
+    /// own scanner, while a process of the app runs and while none does; entries and exits are
+    /// pending events of kinds `beacon-enter` and `beacon-exit` (decision 0050). Replied with `.ok`,
+    /// or a failure (`not-permitted`: not authorized; `unavailable`: the daemon has no scanner).
+    case monitorBeaconRegion(BeaconRegionSpec)
+    /// `stopMonitoring(for:)` of a beacon region; an unknown identifier is ignored.
+    case stopMonitoringBeaconRegion(identifier: String)
+    /// The app's beacon regions as the daemon keeps them; replied with `.beaconRegions`.
+    case beaconRegions
+}
+
+/// A beacon region as the daemon keeps it: `CLBeaconRegion`'s identity and notify flags.
+public struct BeaconRegionSpec: Codable, Hashable, Sendable {
+    public var identifier: String
+    public var uuid: UUID
+    public var major: UInt16?
+    public var minor: UInt16?
+    public var notifyOnEntry: Bool
+    public var notifyOnExit: Bool
+
+    public init(
+        identifier: String, uuid: UUID, major: UInt16?, minor: UInt16?, notifyOnEntry: Bool = true,
+        notifyOnExit: Bool = true
+    ) {
+        self.identifier = identifier
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+    }
 }
 
 /// Daemon → client.
@@ -134,6 +166,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case background(BackgroundStatus)
     /// The answer to `decisions`.
     case decisions([AuthorizationDecision], defaultPolicy: DefaultPolicy?)
+    /// The app's beacon regions (`beaconRegions`).
+    case beaconRegions([BeaconRegionSpec])
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {
@@ -151,9 +185,11 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     /// increases per app across launches and restarts; the client hands each number to its
     /// delegates once and acknowledges with `acknowledgePending` after they returned.
     /// `kind` says which payload is set: `enter`/`exit` → `region`, `significant-change` →
-    /// `location` (the delivery the significant-change service made), `visit` → `visit`.
+    /// `location` (the delivery the significant-change service made), `visit` → `visit`,
+    /// `beacon-enter`/`beacon-exit` → `beacon` (the region).
     case pending(
-        sequence: UInt64, kind: String, region: RegionNotice?, location: Delivery? = nil, visit: Visit? = nil)
+        sequence: UInt64, kind: String, region: RegionNotice?, location: Delivery? = nil, visit: Visit? = nil,
+        beacon: BeaconRegionSpec? = nil)
 }
 
 /// Pending events are taken by three kinds of takers (decisions 0039, 0049): a manager's delegate
@@ -189,7 +225,7 @@ public struct PendingChannel: RawRepresentable, Codable, Hashable, Sendable {
     /// The kinds this channel carries.
     public var kinds: [String] {
         switch self {
-        case .delegate: [PendingKind.enter, PendingKind.exit, PendingKind.visit]
+        case .delegate: [PendingKind.enter, PendingKind.exit, PendingKind.visit, PendingKind.beaconEnter, PendingKind.beaconExit]
         case .location: [PendingKind.significantChange]
         default: [rawValue]
         }
@@ -202,6 +238,9 @@ public enum PendingKind {
     public static let exit = "exit"
     public static let visit = "visit"
     public static let significantChange = "significant-change"
+    /// A beacon region's entry and exit (decision 0050): the payload is the region.
+    public static let beaconEnter = "beacon-enter"
+    public static let beaconExit = "beacon-exit"
     /// The wake-up of an app whose session was interrupted (decision 0048): no payload, never sent
     /// to the app (standard updates are not stored); it makes the sweep launch the app, and goes
     /// when the relaunched app holds a session again.
@@ -224,6 +263,8 @@ public struct DaemonError: Codable, Hashable, Sendable, Error, CustomStringConve
         case invalidArgument = "invalid-argument"
         case storage
         case tooSlow = "too-slow"
+        /// What was asked needs something this daemon has not (a beacon scanner).
+        case unavailable
     }
 
     public var code: Code

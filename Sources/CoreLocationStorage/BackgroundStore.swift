@@ -266,10 +266,15 @@ public final class BackgroundStore: Sendable {
     /// loses it (decision 0039).
     public func append(
         uid: UInt32, appID: String, kind: String, payload: Data, created: Double, expires: Double,
-        region: (stored: StoredRegion, appID: String)? = nil
+        region: (stored: StoredRegion, appID: String)? = nil, beacon: (identifier: String, state: Int)? = nil
     ) throws -> UInt64 {
         let sequence = try database.write("storing a pending event of \(appID)") { db in
             if let region { try RegionStore.insert(region.stored, appID: region.appID, db) }
+            if let beacon {
+                try db.execute(
+                    sql: "UPDATE beaconRegion SET state = ? WHERE uid = ? AND appID = ? AND identifier = ?",
+                    arguments: [beacon.state, Int64(uid), appID, beacon.identifier])
+            }
             let next = try Int64.fetchOne(
                 db, sql: "SELECT nextSequence FROM launchTarget WHERE uid = ? AND appID = ?",
                 arguments: [Int64(uid), appID])
@@ -396,5 +401,50 @@ public final class BackgroundStore: Sendable {
         // Bounded: the newest 1000 lines.
         try db.execute(
             sql: "DELETE FROM backgroundRecord WHERE id <= (SELECT MAX(id) FROM backgroundRecord) - 1000")
+    }
+}
+
+// MARK: Beacon regions (decision 0050)
+
+extension BackgroundStore {
+    static func addBeaconRegions(_ db: Database) throws {
+        try db.create(table: "beaconRegion") { table in
+            table.column("uid", .integer).notNull()
+            table.column("appID", .text).notNull()
+            table.column("identifier", .text).notNull()
+            table.column("region", .blob).notNull()
+            // The region's last state told to the app (0 unknown, 1 inside, 2 outside), stored with
+            // the entry's or exit's pending event.
+            table.column("state", .integer).notNull().defaults(to: 0)
+            table.primaryKey(["uid", "appID", "identifier"])
+        }
+    }
+
+    /// Keeps an app's beacon region (the caller's encoding), replacing one with the same identifier
+    /// (its state unknown again).
+    public func saveBeaconRegion(uid: UInt32, appID: String, identifier: String, region: Data) throws {
+        try database.write("storing a beacon region of \(appID)") { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO beaconRegion (uid, appID, identifier, region) VALUES (?, ?, ?, ?)",
+                arguments: [Int64(uid), appID, identifier, region])
+        }
+    }
+
+    public func removeBeaconRegion(uid: UInt32, appID: String, identifier: String) throws {
+        try database.write("forgetting a beacon region of \(appID)") { db in
+            try db.execute(
+                sql: "DELETE FROM beaconRegion WHERE uid = ? AND appID = ? AND identifier = ?",
+                arguments: [Int64(uid), appID, identifier])
+        }
+    }
+
+    /// The app's beacon regions and their stored states, by identifier.
+    public func beaconRegions(uid: UInt32, appID: String) throws -> [(region: Data, state: Int)] {
+        try database.read("reading the beacon regions of \(appID)") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT region, state FROM beaconRegion WHERE uid = ? AND appID = ? ORDER BY identifier",
+                arguments: [Int64(uid), appID]
+            ).map { ($0["region"], $0["state"]) }
+        }
     }
 }

@@ -28,6 +28,9 @@ extension LocationDatabase {
         migrator.registerMigration("v4-background-services") { db in
             try BackgroundStore.addServices(db)
         }
+        migrator.registerMigration("v5-beacon-regions") { db in
+            try BackgroundStore.addBeaconRegions(db)
+        }
         return migrator
     }()
 

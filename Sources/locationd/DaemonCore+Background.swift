@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
@@ -78,6 +79,7 @@ extension DaemonCore {
             }
             ensureBackgroundClient(app)
             holdServices(app, restarting: true)
+            restoreBeaconRegions(app)
         }
         if !targets.isEmpty { logger.info("Watching apps in the background", metadata: ["apps": "\(targets.count)"]) }
     }
@@ -116,6 +118,12 @@ extension DaemonCore {
             logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
+        announcePending(app, now: now)
+    }
+
+    /// A pending event was stored for the app: sent to its process when one takes them, else the
+    /// sweep launches the app; either way it expires if nobody takes it.
+    func announcePending(_ app: App, now: Double) {
         if let peer = readyPeer(of: app) {
             sendPending(of: app, to: peer)
         } else if app.peers.withLock({ $0.isEmpty }) {
@@ -137,11 +145,15 @@ extension DaemonCore {
         return { reached in if reached == point { kill(getpid(), SIGKILL) } }
     }
 
-    func storePending(_ app: App, kind: String, payload: Data, region: StoredRegion? = nil, now: Double) throws {
+    func storePending(
+        _ app: App, kind: String, payload: Data, region: StoredRegion? = nil,
+        beacon: (identifier: String, state: BeaconRegionState)? = nil, now: Double
+    ) throws {
         guard let backgroundStore else { return }
         let sequence = try backgroundStore.append(
             uid: app.key.uid, appID: app.key.appID, kind: kind, payload: payload, created: now,
-            expires: now + relaunch.expiry, region: region.map { ($0, app.authorization.identity.id) })
+            expires: now + relaunch.expiry, region: region.map { ($0, app.authorization.identity.id) },
+            beacon: beacon.map { ($0.identifier, $0.state.rawValue) })
         logger.info(
             "Pending event",
             metadata: [

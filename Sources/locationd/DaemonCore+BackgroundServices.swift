@@ -103,6 +103,10 @@ extension DaemonCore {
             return .pending(
                 sequence: event.sequence, kind: event.kind, region: nil,
                 visit: try? decoder.decode(Visit.self, from: event.payload))
+        case PendingKind.beaconEnter, PendingKind.beaconExit:
+            return .pending(
+                sequence: event.sequence, kind: event.kind, region: nil,
+                beacon: try? decoder.decode(BeaconRegionSpec.self, from: event.payload))
         default:
             return .pending(
                 sequence: event.sequence, kind: event.kind, region: try? decoder.decode(RegionNotice.self, from: event.payload))

@@ -76,6 +76,12 @@ extension DaemonCore {
         case let .holdSession(held):
             holdSession(held, peer: peer, app: app)
             reply(.ok)
+        case let .monitorBeaconRegion(region):
+            reply(monitorBeaconRegion(region, peer: peer, app: app))
+        case let .stopMonitoringBeaconRegion(identifier):
+            reply(stopMonitoringBeaconRegion(identifier, app: app))
+        case .beaconRegions:
+            reply(beaconRegions(of: app))
         case let .answerPrompt(id, answer):
             if agents.answer(id, answer, from: peer) {
                 reply(.ok)

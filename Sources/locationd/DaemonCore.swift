@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationSources
@@ -43,6 +44,10 @@ final class DaemonCore: Sendable {
         /// runs none): only a fix newer than that wakes the app.
         let sessionClient = Mutex<ClientID?>(nil)
         let sessionInterrupted = Mutex<Double?>(nil)
+        /// The app's beacon regions and the session that watches them on the daemon's scanner
+        /// (decision 0050).
+        let beaconRegions = Mutex<[String: BeaconRegionSpec]>([:])
+        let beaconSession = Mutex<BeaconRangingSession?>(nil)
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.
@@ -93,6 +98,8 @@ final class DaemonCore: Sendable {
     /// The connections' writes, one queue per event loop (`LoopWriter`).
     let writers = LoopWriters()
     let backgroundStore: BackgroundStore?
+    /// The daemon's beacon scanner (its `CORELOCATION_BEACONS`), opened at the first beacon region.
+    let beaconScanner = Mutex<BeaconRuntime?>(nil)
     let launcher: Launcher
     let relaunch: RelaunchPolicy
     /// Launch decisions and the sweep, one at a time.

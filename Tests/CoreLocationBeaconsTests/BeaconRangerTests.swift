@@ -141,4 +141,29 @@ struct BeaconRangerTests {
         #expect(PathLossModel.proximity(distance: 3) == .far)
         #expect(PathLossModel.proximity(distance: nil) == .unknown)
     }
+
+    /// A region restored in the state the app was last told (a daemon restart, decision 0050):
+    /// inside, the next advert is no entry and silence from the restart is the exit; outside, the
+    /// next advert is the entry; neither is reported as determined at the start.
+    @Test func regionsStartedInAKeptState() {
+        var ranger = BeaconRanger()
+        let constraint = BeaconConstraint(uuid: Self.uuid)
+        ranger.startMonitoring(identifier: "in", constraint: constraint, at: 100, state: .inside)
+        ranger.startMonitoring(identifier: "out", constraint: BeaconConstraint(uuid: Self.other), at: 100, state: .outside)
+        #expect(ranger.requestState(identifier: "in") == [.determined(identifier: "in", .inside)])
+        #expect(ranger.tick(at: 110).isEmpty)
+        #expect(ranger.handle(Self.frame(1, 2), rssi: -60, at: 115) == [])
+        // Silence from the last advert (115), not from the restart: the exit at 145.
+        #expect(ranger.tick(at: 144.9).isEmpty)
+        #expect(ranger.tick(at: 145) == [.determined(identifier: "in", .outside), .exited(identifier: "in")])
+        #expect(
+            ranger.handle(Self.frame(1, 2, uuid: Self.other), rssi: -60, at: 150)
+                == [.determined(identifier: "out", .inside), .entered(identifier: "out")])
+
+        // Inside and never heard again: the exit comes 30 s after the restart.
+        var quiet = BeaconRanger()
+        quiet.startMonitoring(identifier: "in", constraint: constraint, at: 0, state: .inside)
+        #expect(quiet.tick(at: 29.9).isEmpty)
+        #expect(quiet.tick(at: 30) == [.determined(identifier: "in", .outside), .exited(identifier: "in")])
+    }
 }

@@ -10,8 +10,8 @@ import Glibc
 extension DaemonHarness {
     /// Starts locationd and waits (bounded) until its socket accepts a connection.
     @discardableResult
-    func startAndWait(_ arguments: [String], timeout: Double = 20) async throws -> Process {
-        let process = try await start(arguments, waitForSocket: false)
+    func startAndWait(_ arguments: [String], timeout: Double = 20, extra: [String: String] = [:]) async throws -> Process {
+        let process = try await start(arguments, waitForSocket: false, extra: extra)
         let socket = socket
         let answered = await Polling.until(timeout: timeout, every: 0.05) {
             guard let fd = try? UnixSocket.connect(path: socket) else { return false }

@@ -108,11 +108,24 @@ struct SystemdLauncherTests {
 struct UserManager {
     static let systemd = "/lib/systemd/systemd"
 
-    static var available: Bool {
-        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-            && FileManager.default.isExecutableFile(atPath: systemd)
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-run")
-    }
+    /// Root, the programs, and a mount namespace that can mount (a container without
+    /// CAP_SYS_ADMIN cannot): tried once.
+    static let available: Bool = {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+            FileManager.default.isExecutableFile(atPath: systemd),
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-run")
+        else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = [
+            "-m", "--propagation", "private", "/bin/sh", "-c", "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd",
+        ]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
 
     let runtime: String
     let units: String

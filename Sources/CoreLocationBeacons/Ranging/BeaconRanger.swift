@@ -77,8 +77,15 @@ public struct BeaconRanger: Sendable {
         }
     }
 
-    public mutating func startMonitoring(identifier: String, constraint: BeaconConstraint, at now: Double) {
-        regions[identifier] = Region(constraint: constraint, started: now)
+    /// Watches a region from `state`: `unknown` (a new region: decided by a sighting or the
+    /// silence), or a state kept from before (a daemon restart): `inside` as if last seen now, so
+    /// the next sighting is no new entry and silence from now is an exit; `outside`: the next
+    /// sighting is an entry.
+    public mutating func startMonitoring(
+        identifier: String, constraint: BeaconConstraint, at now: Double, state: BeaconRegionState = .unknown
+    ) {
+        regions[identifier] = Region(
+            constraint: constraint, state: state, started: now, lastSeen: state == .inside ? now : nil)
     }
 
     public mutating func stopMonitoring(identifier: String) {

@@ -59,8 +59,9 @@ public final class BeaconRangingSession: Sendable {
         update { ranger, _ in ranger.stopRanging(constraint) }
     }
 
-    public func startMonitoring(identifier: String, constraint: BeaconConstraint) {
-        update { $0.startMonitoring(identifier: identifier, constraint: constraint, at: $1) }
+    /// Watches a region; `state` is one kept from before (`BeaconRanger.startMonitoring`).
+    public func startMonitoring(identifier: String, constraint: BeaconConstraint, state: BeaconRegionState = .unknown) {
+        update { $0.startMonitoring(identifier: identifier, constraint: constraint, at: $1, state: state) }
     }
 
     public func stopMonitoring(identifier: String) {

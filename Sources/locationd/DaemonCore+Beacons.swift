@@ -1,0 +1,118 @@
+import CoreLocation
+import CoreLocationBeacons
+import CoreLocationDaemonProtocol
+import Foundation
+
+/// Beacon regions through locationd (decision 0050): the daemon watches an app's beacon regions
+/// with its own scanner, while a process of the app runs and while none does. An entry or exit is
+/// a pending event (`beacon-enter`, `beacon-exit`) sent to the app's delegate as region crossings
+/// are, and the reason to relaunch the app when it is not running.
+extension DaemonCore {
+    /// `startMonitoring(for: CLBeaconRegion)` from a process of the app.
+    func monitorBeaconRegion(_ region: BeaconRegionSpec, peer: Peer, app: App) -> DaemonReply {
+        // Not yet decided is fine (the request may still be on its way); events wait for a yes.
+        guard !effectiveAuthorization(app).isDecidedAgainst else {
+            return .failure(DaemonError(.notPermitted, "the app may not monitor regions"))
+        }
+        guard let session = beaconSession(of: app) else {
+            return .failure(DaemonError(.unavailable, "locationd has no beacon scanner"))
+        }
+        guard let backgroundStore else { return .failure(DaemonError(.storage, "locationd has no database")) }
+        recordLaunchTarget(of: peer, app: app)
+        do {
+            try backgroundStore.saveBeaconRegion(
+                uid: app.key.uid, appID: app.key.appID, identifier: region.identifier,
+                region: JSONEncoder().encode(region))
+        } catch {
+            return .failure(DaemonError(.storage, "cannot store the beacon region: \(error)"))
+        }
+        app.beaconRegions.withLock { $0[region.identifier] = region }
+        session.startMonitoring(identifier: region.identifier, constraint: region.constraint)
+        return .ok
+    }
+
+    func stopMonitoringBeaconRegion(_ identifier: String, app: App) -> DaemonReply {
+        do {
+            try backgroundStore?.removeBeaconRegion(uid: app.key.uid, appID: app.key.appID, identifier: identifier)
+        } catch {
+            return .failure(DaemonError(.storage, "cannot forget the beacon region: \(error)"))
+        }
+        let known = app.beaconRegions.withLock { $0.removeValue(forKey: identifier) != nil }
+        if known { app.beaconSession.withLock { $0 }?.stopMonitoring(identifier: identifier) }
+        return .ok
+    }
+
+    func beaconRegions(of app: App) -> DaemonReply {
+        .beaconRegions(app.beaconRegions.withLock { $0.values.sorted { $0.identifier < $1.identifier } })
+    }
+
+    /// The app's regions kept across daemon restarts, watched again (the app need not run).
+    func restoreBeaconRegions(_ app: App) {
+        let stored: [(region: Data, state: Int)]
+        do { stored = try backgroundStore?.beaconRegions(uid: app.key.uid, appID: app.key.appID) ?? [] } catch {
+            logger.error("Cannot read the beacon regions", metadata: ["app": "\(app.key)", "error": "\(error)"])
+            return
+        }
+        let regions = stored.compactMap { row in
+            (try? JSONDecoder().decode(BeaconRegionSpec.self, from: row.region)).map {
+                ($0, BeaconRegionState(rawValue: row.state) ?? .unknown)
+            }
+        }
+        guard !regions.isEmpty, let session = beaconSession(of: app) else { return }
+        // In the state the app was last told: a restart neither repeats an entry nor invents one.
+        for (region, state) in regions {
+            app.beaconRegions.withLock { $0[region.identifier] = region }
+            session.startMonitoring(identifier: region.identifier, constraint: region.constraint, state: state)
+        }
+    }
+
+    /// The app's session on the daemon's scanner, made at its first region; nil without a scanner.
+    private func beaconSession(of app: App) -> BeaconRangingSession? {
+        let runtime = beaconScanner.withLock { runtime in
+            if runtime == nil { runtime = BeaconRuntime(environment: ProcessInfo.processInfo.environment) }
+            return runtime
+        }
+        guard let runtime, let scanner = runtime.scanner else { return nil }
+        return app.beaconSession.withLock { session in
+            if let session { return session }
+            let made = BeaconRangingSession(scanner: scanner, scheduler: runtime.scheduler) {
+                [weak self, weak app] output in
+                guard let self, let app, case let .action(action) = output else { return }
+                self.beaconAction(action, app: app)
+            }
+            session = made
+            return made
+        }
+    }
+
+    /// An entry or exit the app asked to hear: stored as a pending event, for an authorized app only
+    /// (a beacon says where the user is).
+    private func beaconAction(_ action: BeaconRangerAction, app: App) {
+        let kind: String
+        let identifier: String
+        switch action {
+        case let .entered(id): (kind, identifier) = (PendingKind.beaconEnter, id)
+        case let .exited(id): (kind, identifier) = (PendingKind.beaconExit, id)
+        default: return
+        }
+        guard let region = app.beaconRegions.withLock({ $0[identifier] }),
+            kind == PendingKind.beaconEnter ? region.notifyOnEntry : region.notifyOnExit,
+            effectiveAuthorization(app).allowsLocation
+        else { return }
+        let now = wallClock
+        do {
+            // The region's new state goes in with the event (as a circular region's, decision 0039).
+            try storePending(
+                app, kind: kind, payload: JSONEncoder().encode(region),
+                beacon: (identifier, kind == PendingKind.beaconEnter ? .inside : .outside), now: now)
+        } catch {
+            logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
+            return
+        }
+        announcePending(app, now: now)
+    }
+}
+
+extension BeaconRegionSpec {
+    var constraint: BeaconConstraint { BeaconConstraint(uuid: uuid, major: major, minor: minor) }
+}
