@@ -38,38 +38,58 @@ import Glibc
         return try? JSONDecoder().decode(BackgroundStatus.self, from: Data(result.stdout.utf8))
     }
 
-    @Test func daemonKilledAcrossRegionEventsLosesRepeatsAndInventsNothing() async throws {
-        let feed = try NMEAFeed()
-        defer { feed.close() }
+    /// The receiver's feed (outside the region until `phase` toggles), a daemon reading it, and the
+    /// app monitoring the region: running, and outside determined. Ends all of it when released.
+    final class Scene {
+        let feed: NMEAFeed
         let phase = Phase()
-        feed.startPumping(interval: 0.2) { _ in
-            Self.sentences(latitude: phase.isInside ? Self.center.latitude : Self.north, longitude: Self.center.longitude)
+        let harness: DaemonHarness
+        let arguments: [String]
+        let log: String
+        let app: RunningApp
+        let daemon: Process
+
+        init(bundle: String, daemonArguments: [String] = [], daemonEnvironment: [String: String] = [:]) async throws {
+            feed = try NMEAFeed()
+            let phase = phase
+            feed.startPumping(interval: 0.2) { _ in
+                BackgroundDaemonKillTests.sentences(
+                    latitude: phase.isInside ? BackgroundDaemonKillTests.center.latitude : BackgroundDaemonKillTests.north,
+                    longitude: BackgroundDaemonKillTests.center.longitude)
+            }
+            harness = try DaemonHarness()
+            arguments =
+                ["--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec"] + daemonArguments
+            daemon = try await harness.startAndWait(arguments, extra: daemonEnvironment)
+            let allow = try await harness.run("locationctl", ["authorize", bundle, "when-in-use"])
+            #expect(allow.status == 0, "\(allow)")
+            let plist = try harness.infoPlist(bundle: bundle)
+            log = harness.directory + "/app.log"
+            let center = BackgroundDaemonKillTests.center
+            app = try RunningApp(
+                harness,
+                ["background", "\(center.latitude)", "\(center.longitude)", "200", "home", "--log", log, "--seconds", "600"],
+                extra: ["CORELOCATION_INFO_PLIST": plist])
+            let harness = harness
+            #expect(
+                await DaemonHarness.eventually(timeout: 20) {
+                    await BackgroundDaemonKillTests.background(harness)?.targets.first?.state == "running"
+                }, "\(harness.logText)")
+            // Outside, determined (no event), before the first crossing.
+            try await Task.sleep(for: .seconds(2))
         }
-        let harness = try DaemonHarness()
-        let arguments = [
-            "--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec",
-            "--relaunch-pickup", "2", "--relaunch-limit", "1000",
-        ]
-        try await harness.startAndWait(arguments)
-        let bundle = "org.example.daemonkill"
-        let allow = try await harness.run("locationctl", ["authorize", bundle, "when-in-use"])
-        #expect(allow.status == 0, "\(allow)")
-        let plist = try harness.infoPlist(bundle: bundle)
-        let log = harness.directory + "/app.log"
-        defer {
+
+        deinit {
             BackgroundRelaunchTests.killAll(log)
             if let pid = harness.process.withLock({ $0?.processIdentifier }) { kill(pid, SIGKILL) }
+            feed.close()
         }
-        let firstApp = try RunningApp(
-            harness,
-            ["background", "\(Self.center.latitude)", "\(Self.center.longitude)", "200", "home", "--log", log,
-             "--seconds", "600"],
-            extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(
-            await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
-            "\(harness.logText)")
-        // Outside, determined (no event), before the first crossing.
-        try await Task.sleep(for: .seconds(2))
+    }
+
+    @Test func daemonKilledAcrossRegionEventsLosesRepeatsAndInventsNothing() async throws {
+        let scene = try await Scene(
+            bundle: "org.example.daemonkill", daemonArguments: ["--relaunch-pickup", "2", "--relaunch-limit", "1000"])
+        let (phase, harness, arguments, log) = (scene.phase, scene.harness, scene.arguments, scene.log)
 
         var generator = SystemRandomNumberGenerator()
         let crossings = 16
@@ -107,7 +127,7 @@ import Glibc
         #expect(daemonKills >= crossings / 2)
         #expect(BackgroundRelaunchTests.launches(log).contains { $0.reason == "location" }, "the app was relaunched")
         #expect(await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
-        withExtendedLifetime(firstApp) {}
+        withExtendedLifetime(scene) {}
     }
 
     /// The daemon kills itself in the middle of the entry's write: inside the transaction that
@@ -117,33 +137,9 @@ import Glibc
     /// delivered and the region, inside, gives no second one. Then the exit comes as usual.
     @Test(arguments: BackgroundStore.WritePoint.allCases)
     func daemonKilledInTheMiddleOfTheEntrysWrite(_ point: BackgroundStore.WritePoint) async throws {
-        let feed = try NMEAFeed()
-        defer { feed.close() }
-        let phase = Phase()
-        feed.startPumping(interval: 0.2) { _ in
-            Self.sentences(latitude: phase.isInside ? Self.center.latitude : Self.north, longitude: Self.center.longitude)
-        }
-        let harness = try DaemonHarness()
-        let arguments = ["--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec"]
-        let faulty = try await harness.start(arguments, extra: ["CORELOCATION_FAULT_KILL_IN_WRITE": point.rawValue])
-        let bundle = "org.example.midwrite"
-        #expect(try await harness.run("locationctl", ["authorize", bundle, "when-in-use"]).status == 0)
-        let plist = try harness.infoPlist(bundle: bundle)
-        let log = harness.directory + "/app.log"
-        defer {
-            BackgroundRelaunchTests.killAll(log)
-            if let pid = harness.process.withLock({ $0?.processIdentifier }) { kill(pid, SIGKILL) }
-        }
-        let app = try RunningApp(
-            harness,
-            ["background", "\(Self.center.latitude)", "\(Self.center.longitude)", "200", "home", "--log", log,
-             "--seconds", "600"],
-            extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(
-            await DaemonHarness.eventually(timeout: 20) { await Self.background(harness)?.targets.first?.state == "running" },
-            "\(harness.logText)")
-        // Outside, determined, before the crossing.
-        try await Task.sleep(for: .seconds(2))
+        let scene = try await Scene(
+            bundle: "org.example.midwrite", daemonEnvironment: ["CORELOCATION_FAULT_KILL_IN_WRITE": point.rawValue])
+        let (phase, harness, arguments, log, faulty) = (scene.phase, scene.harness, scene.arguments, scene.log, scene.daemon)
 
         _ = phase.toggle()
         #expect(await RunningApp.waitGone(faulty.processIdentifier, timeout: 20), "the fault did not fire: \(harness.logText)")
@@ -164,6 +160,6 @@ import Glibc
         #expect(await DaemonHarness.eventually(timeout: 10) { await Self.background(harness)?.targets.first?.pending == 0 })
         // The app was connected throughout (reconnected after the restart): no launch was needed.
         #expect(BackgroundRelaunchTests.launches(log).count == 1)
-        withExtendedLifetime(app) {}
+        withExtendedLifetime(scene) {}
     }
 }

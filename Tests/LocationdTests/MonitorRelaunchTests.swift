@@ -21,20 +21,27 @@ import Glibc
         return ["monitor", "places", "\(center.latitude)", "\(center.longitude)", "200", "home", "--log", log, "--seconds", "90"]
     }
 
-    @Test func killedAppIsRelaunchedAndItsMonitorReportsTheChangeOnce() async throws {
-        let harness = try DaemonHarness()
+    /// A daemon whose drive enters the region after 30 s, and the app (with `extra` arguments)
+    /// monitoring it from outside, killed once its monitor reported `unsatisfied`. Returns the log.
+    static func killedOutside(_ harness: DaemonHarness, extra: [String] = []) async throws -> String {
         let track = try BackgroundRelaunchTests.track(in: harness, outside: 60, cycles: 0, endInside: true)
         try await harness.start(BackgroundRelaunchTests.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.monitor")
         let log = harness.directory + "/app.log"
-        defer { BackgroundRelaunchTests.killAll(log) }
-        let app = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
+        let app = try RunningApp(harness, appArguments(log: log) + extra, extra: ["CORELOCATION_INFO_PLIST": plist])
         // The first fixes, outside, decide the condition: unsatisfied, reported live.
         #expect(
-            await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log) == ["unsatisfied"] },
+            await BackgroundRelaunchTests.wait(timeout: 30) { conditions(log) == ["unsatisfied"] },
             "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
         kill(app.process.processIdentifier, SIGKILL)
         _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        return log
+    }
+
+    @Test func killedAppIsRelaunchedAndItsMonitorReportsTheChangeOnce() async throws {
+        let harness = try DaemonHarness()
+        let log = try await Self.killedOutside(harness)
+        defer { BackgroundRelaunchTests.killAll(log) }
 
         // The drive enters; locationd starts the app, whose monitor (made again by name, its
         // condition known) reports the change once.
@@ -63,19 +70,8 @@ import Glibc
     /// it from `events`, not when it reached the process), and the next launch reports it once.
     @Test func changeNotReadBeforeTheKillReachesTheNextProcess() async throws {
         let harness = try DaemonHarness()
-        let track = try BackgroundRelaunchTests.track(in: harness, outside: 60, cycles: 0, endInside: true)
-        try await harness.start(BackgroundRelaunchTests.daemonArguments(track: track))
-        let plist = try harness.infoPlist(bundle: "org.example.monitor")
-        let log = harness.directory + "/app.log"
-        let mark = harness.directory + "/held"
+        let log = try await Self.killedOutside(harness, extra: ["--hold-once", harness.directory + "/held"])
         defer { BackgroundRelaunchTests.killAll(log) }
-        let app = try RunningApp(
-            harness, Self.appArguments(log: log) + ["--hold-once", mark], extra: ["CORELOCATION_INFO_PLIST": plist])
-        #expect(
-            await BackgroundRelaunchTests.wait(timeout: 30) { Self.conditions(log) == ["unsatisfied"] },
-            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
-        kill(app.process.processIdentifier, SIGKILL)
-        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
 
         // The drive enters: the first relaunch holds its monitor without reading it.
         #expect(
