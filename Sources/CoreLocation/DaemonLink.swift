@@ -118,8 +118,9 @@ package final class DaemonLink: Sendable {
         return regions
     }
 
-    /// Asks the daemon to watch (or, with `nil`, to stop watching `identifier`); the failure it
-    /// answered, nil when it took it.
+    /// Asks the daemon to watch a beacon region for the app; the failure it answered, nil when it
+    /// took it. Not queued while the daemon is away (a circular region's command is): the request
+    /// fails then, and the app hears `monitoringDidFailFor`.
     func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
         guard let connection = state.withLock({ $0.connection }) else {
             return DaemonError(.unavailable, "locationd does not answer")
