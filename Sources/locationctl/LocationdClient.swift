@@ -77,6 +77,19 @@ enum LocationdClient {
     }
 }
 
+extension LocationdClient {
+    /// `locationctl status`'s background lines: each launch target's state and pending events, then
+    /// the latest history (launches, refusals, expired events); `locationctl background` has all.
+    static func printBackgroundSummary(_ background: BackgroundStatus, historyLines: Int = 5) {
+        print("Background:")
+        if background.targets.isEmpty { print("  no app is relaunched for its events") }
+        for target in background.targets {
+            print("  \(target.app) (uid \(target.uid)): \(target.state), \(target.pending) pending")
+        }
+        for line in background.history.suffix(historyLines) { print("  \(line)") }
+    }
+}
+
 extension LocationCtl {
     struct Services: ParsableCommand {
         static let configuration = CommandConfiguration(

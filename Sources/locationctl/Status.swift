@@ -39,7 +39,12 @@ extension LocationCtl {
             if source.isDefault, let daemon = LocationdClient.connect() {
                 defer { daemon.close() }
                 guard case let .status(status) = try LocationdClient.request(daemon, .status) else { return }
-                return try LocationdClient.printStatus(status, json: format == .json)
+                try LocationdClient.printStatus(status, json: format == .json)
+                // The apps relaunched for their events, and what became of those events (issue 11).
+                if format == .text, case let .background(background) = try LocationdClient.request(daemon, .background) {
+                    LocationdClient.printBackgroundSummary(background)
+                }
+                return
             }
             let runtime = try source.installRuntime()
             let probeClient = runtime.addClient(label: "locationctl status") { _ in }

@@ -173,7 +173,7 @@ import Glibc
         let track = try Self.track(in: harness, outside: 16, cycles: 8)
         try await harness.start(
             ["--simulate", track, "--simulate-speed", "2", "--region-dwell", "0.6", "--launcher", "exec",
-             "--relaunch-pickup", "0.1", "--relaunch-limit", "3", "--relaunch-window", "600"])
+             "--relaunch-pickup", "0.1", "--relaunch-limit", "3", "--relaunch-window", "600", "--pending-expiry", "10"])
         let plist = try harness.infoPlist(bundle: "org.example.crasher")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
@@ -187,6 +187,14 @@ import Glibc
         #expect(Self.launches(log).filter { $0.reason == "location" }.count == 3, "\(Self.lines(log))")
         #expect(await Self.background(harness)?.history.contains { $0.contains("not launched: rate-limited") } == true)
         #expect(Self.events(log).isEmpty)
+        // Never picked up, the events expire, with a record `locationctl status` shows.
+        let expired = await Self.wait(timeout: 30) {
+            let status = try? await harness.run("locationctl", ["status"])
+            return status?.stdout.contains("org.example.crasher expired event") == true
+                && status?.stdout.contains("org.example.crasher (uid") == true
+        }
+        let statusText = (try? await harness.run("locationctl", ["status"]))?.stdout ?? ""
+        #expect(expired, "\(statusText)")
     }
 
     /// `locationctl background off APP`: events wait, the app is not launched; `on`: it is, and
