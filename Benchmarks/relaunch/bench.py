@@ -8,7 +8,14 @@ T is the monotonic clock (seconds since boot) shared by every process. After eac
 the delegate the app is SIGKILLed, so the next crossing finds no process: locationd stores it, logs
 `Pending event … uptime=T` and launches the app. Per event: crossing → app started (its `launch`
 line), crossing → event in the delegate. At the end: events in the log vs crossings the daemon
-logged (lost), and repeated lines (duplicated)."""
+logged (lost), and repeated lines (duplicated).
+
+--visits: the app also starts visits (`--visits`), the daemon makes a visit of a stay of 2 s
+(`--visit-stay 2,2`) and watches without the quiet breaks it takes while the user is settled in a
+visit (`--monitoring-probe-interval 0`), and the track dwells `--dwell` points a side (default 6),
+so every stay in the region is an entry, visits and an exit, each a pending event the app is killed
+after. Lost and duplicated are then counted against the daemon's own list of stored events, in
+order."""
 import argparse, json, os, re, signal, statistics, subprocess, sys, tempfile, threading, time
 
 CENTER = (48.8584, 2.2945)
@@ -38,11 +45,15 @@ def main():
     parser.add_argument("--events", type=int, default=1000)
     parser.add_argument("--speed", type=float, default=1.0, help="track playback speed")
     parser.add_argument("--out")
+    parser.add_argument("--visits", action="store_true", help="visits too (see the docstring)")
+    parser.add_argument("--dwell", type=int, default=None, help="track points a side (default 3, 6 with --visits)")
     args = parser.parse_args()
+    dwell = args.dwell or (6 if args.visits else 3)
     work = tempfile.mkdtemp(prefix="relaunch-bench-")
     sock, db, log, gpx = (os.path.join(work, n) for n in ("l.sock", "d.sqlite", "app.log", "track.gpx"))
-    cycles = (args.events + 1) // 2
-    track(gpx, cycles)
+    per_cycle = 3 if args.visits else 2
+    cycles = (args.events + per_cycle - 1) // per_cycle
+    track(gpx, cycles, dwell=dwell)
     plist = os.path.join(work, "Info.plist")
     with open(plist, "w") as out:
         out.write('<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>'
@@ -56,14 +67,15 @@ def main():
     daemon = subprocess.Popen(
         [os.path.join(args.bin, "locationd"), "--socket", sock, "--database", db, "--config", "/dev/null",
          "--simulate", gpx, "--simulate-speed", str(args.speed), "--region-dwell", "0.6", "--launcher", "exec",
-         "--relaunch-pickup", "2", "--relaunch-limit", "100000", "--log-level", "info"],
+         "--relaunch-pickup", "2", "--relaunch-limit", "100000", "--log-level", "info"]
+        + (["--visit-stay", "2,2", "--monitoring-probe-interval", "0"] if args.visits else []),
         env=env, stdout=subprocess.DEVNULL, stderr=daemon_log)
     for _ in range(200):
         if os.path.exists(sock):
             break
         time.sleep(0.05)
     app = [os.path.join(args.bin, "CoreLocationAppProbe"), "background", str(CENTER[0]), str(CENTER[1]), "200",
-           "home", "--log", log, "--seconds", "600"]
+           "home", "--log", log, "--seconds", "600"] + (["--visits"] if args.visits else [])
     first = subprocess.Popen(app, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def lines():
@@ -74,12 +86,13 @@ def main():
             return []
 
     killed = set()
-    deadline = time.time() + cycles * 6 / args.speed + 120
+    deadline = time.time() + cycles * (2 * dwell) / args.speed + 120
+    kinds_of = ("enter ", "exit ", "visit ") if args.visits else ("enter ", "exit ")
     seen_events = 0
     while time.time() < deadline:
         current = lines()
-        events = [l for l in current if l.startswith(("enter ", "exit "))]
-        if len(events) >= 2 * cycles:
+        events = [l for l in current if l.startswith(kinds_of)]
+        if len(events) >= per_cycle * cycles:
             break
         if len(events) > seen_events:
             seen_events = len(events)
@@ -105,17 +118,20 @@ def main():
     daemon.wait(timeout=10)
     first.wait(timeout=10)
     daemon_log.close()
-    crossings = {}
+    crossings, stored = {}, {}
     with open(os.path.join(work, "locationd.log")) as f:
         for line in f:
             if "Pending event" in line:
                 seq = re.search(r"sequence=(\d+)", line)
                 up = re.search(r"uptime=([0-9.]+)", line)
+                kind = re.search(r"kind=(\S+)", line)
                 if seq and up:
                     crossings[int(seq.group(1))] = float(up.group(1))
+                if seq and kind:
+                    stored[int(seq.group(1))] = kind.group(1)
     # Walk the app's log: after each launch by locationd, the first event is the crossing that
     # launched it (the crossing logged with the next sequence number).
-    events = [l.split() for l in current if l.startswith(("enter ", "exit "))]
+    events = [l.split() for l in current if l.startswith(kinds_of)]
     to_running, to_delegate = [], []
     sequence = 0
     last_launch = None
@@ -123,7 +139,7 @@ def main():
         parts = l.split()
         if parts[0] == "launch":
             last_launch = (float(parts[1]), parts[3])
-        elif parts[0] in ("enter", "exit"):
+        elif parts[0] in ("enter", "exit", "visit"):
             sequence += 1
             crossed = crossings.get(sequence)
             if crossed is not None and last_launch and last_launch[1] == "location" and last_launch[0] >= crossed:
@@ -131,12 +147,30 @@ def main():
                 to_delegate.append(float(parts[1]) - crossed)
                 last_launch = None
     kinds = [e[0] for e in events]
-    expected = ["enter", "exit"] * cycles
-    duplicated = sum(1 for a, b in zip(kinds, kinds[1:]) if a == b)
+    if args.visits:
+        # The daemon's list is the oracle for what was stored: it must be delivered in that order (a
+        # subsequence of what the delegate saw: a visit that comes while the app is connected goes to
+        # it live and is not stored). Duplicated: a visit (its place, arrival and departure) seen twice, or an
+        # entry or exit right after one of its own kind.
+        expected = [stored[k] for k in sorted(stored)]
+        matched = 0
+        for kind in kinds:
+            if matched < len(expected) and kind == expected[matched]:
+                matched += 1
+        visits = [tuple(e[2:6]) for e in events if e[0] == "visit"]
+        crossings_seen = [e[0] for e in events if e[0] != "visit"]
+        duplicated = (len(visits) - len(set(visits))) + sum(
+            1 for a, b in zip(crossings_seen, crossings_seen[1:]) if a == b)
+        lost = len(expected) - matched
+    else:
+        expected = ["enter", "exit"] * cycles
+        duplicated = sum(1 for a, b in zip(kinds, kinds[1:]) if a == b)
+        lost = max(0, len(crossings) - len(kinds))
     result = {
         "events_expected": len(expected), "events_crossed": len(crossings), "events_delivered": len(kinds),
-        "lost": max(0, len(crossings) - len(kinds)), "duplicated_or_out_of_order": duplicated,
-        "in_order": kinds == expected[: len(kinds)], "kills": len(killed), "measured_relaunches": len(to_running),
+        "by_kind": {k: kinds.count(k) for k in sorted(set(kinds))},
+        "lost": lost, "duplicated_or_out_of_order": duplicated,
+        "in_order": lost == 0 if args.visits else kinds == expected[: len(kinds)], "kills": len(killed), "measured_relaunches": len(to_running),
         "crossing_to_running_p50_ms": round(pct(to_running, 50) * 1000, 1),
         "crossing_to_running_p95_ms": round(pct(to_running, 95) * 1000, 1),
         "crossing_to_delegate_p50_ms": round(pct(to_delegate, 50) * 1000, 1),

@@ -25,7 +25,7 @@
 // inside the delegate call. `--crash-on-relaunch` exits with status 3 at once when started by locationd.
 // `--significant` starts the significant-change service at every launch (as an iOS app must to get
 // the changes it was relaunched for) and logs `location T LAT LON FIXTIME` (the fix's own time,
-// seconds since 1970); `--visits` starts visits at every launch and logs `visit T LAT LON ARRIVAL`.
+// seconds since 1970); `--visits` starts visits at every launch and logs `visit T LAT LON ARRIVAL DEPARTURE`.
 //
 // Lines: `authorization T STATUS`, `location T LAT LON`, `error T CODE`, `enter T ID`, `exit T ID`,
 // `state T ID STATE`, `services T ENABLED`, `monitored T ID` (regions: monitoredRegions at start).
@@ -114,7 +114,9 @@ final class Probe: NSObject, CLLocationManagerDelegate {
     func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
         let coordinate = String(format: "%.6f %.6f", visit.coordinate.latitude, visit.coordinate.longitude)
         emit("visit \(now()) \(coordinate)")
-        record("visit \(now()) \(coordinate) \(String(format: "%.3f", visit.arrivalDate.timeIntervalSince1970))")
+        record(
+            "visit \(now()) \(coordinate) \(String(format: "%.3f", visit.arrivalDate.timeIntervalSince1970)) "
+                + String(format: "%.3f", visit.departureDate.timeIntervalSince1970))
     }
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
