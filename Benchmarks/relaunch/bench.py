@@ -135,11 +135,15 @@ def main():
     to_running, to_delegate = [], []
     sequence = 0
     last_launch = None
+    stored_order = [stored[k] for k in sorted(stored)]
     for l in current:
         parts = l.split()
         if parts[0] == "launch":
             last_launch = (float(parts[1]), parts[3])
         elif parts[0] in ("enter", "exit", "visit"):
+            # With visits, one that came live (the app connected) is not stored: it takes no number.
+            if args.visits and (sequence >= len(stored_order) or parts[0] != stored_order[sequence]):
+                continue
             sequence += 1
             crossed = crossings.get(sequence)
             if crossed is not None and last_launch and last_launch[1] == "location" and last_launch[0] >= crossed:

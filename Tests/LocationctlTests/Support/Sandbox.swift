@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A temporary directory for one test, with the environment the tools run in: their own
 /// authorization database, no terminal prompt, and nothing inherited from the developer's shell
@@ -40,9 +43,26 @@ final class Sandbox {
     func run(
         _ tool: Tool, _ arguments: [String], extra: [String: String] = [:], executable: URL? = nil
     ) async throws -> ToolRun {
-        try await tool.run(
-            arguments, environment: environment.merging(extra) { _, new in new }, in: directory, executable: executable
-        )
+        var attempts = 0
+        while true {
+            do {
+                return try await tool.run(
+                    arguments, environment: environment.merging(extra) { _, new in new }, in: directory,
+                    executable: executable)
+            } catch where executable != nil && attempts < 40 && Self.isTextFileBusy(error) {
+                // A copy just written can be "text file busy" for a moment: a process that a parallel test
+                // forks while the copy's descriptor is open holds it until that process execs (Linux's
+                // ETXTBSY race; the CI met it once). The copy is complete: run it again shortly.
+                attempts += 1
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    static func isTextFileBusy(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return error.code == Int(ETXTBSY) }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isTextFileBusy) ?? false
     }
 
     /// Runs `locationctl` in the sandbox.
