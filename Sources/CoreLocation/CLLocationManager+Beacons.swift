@@ -128,10 +128,13 @@ extension CLLocationManager {
         callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
     }
 
-    /// True when `identifier` was a beacon region of this manager (then it is stopped here).
-    func beaconStopMonitoring(identifier: String) -> Bool {
+    /// True when `region` is a beacon region (then it is stopped here): through locationd by the
+    /// region's class, without asking the daemon first (an unknown identifier is ignored there);
+    /// in the process when it is one of this manager's.
+    func beaconStopMonitoring(_ region: CLRegion) -> Bool {
+        let identifier = region.identifier
         if let link = runtime.link {
-            guard link.beaconRegions().contains(where: { $0.identifier == identifier }) else { return false }
+            guard region is CLBeaconRegion else { return false }
             link.stopMonitoringBeaconRegion(identifier)
             return true
         }

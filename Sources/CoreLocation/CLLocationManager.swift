@@ -310,7 +310,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     open func startMonitoring(for region: CLRegion) { startMonitoringRegion(region) }
 
     open func stopMonitoring(for region: CLRegion) {
-        if beaconStopMonitoring(identifier: region.identifier) { return }
+        if beaconStopMonitoring(region) { return }
         send(.stopMonitoring(identifier: region.identifier))
     }
 

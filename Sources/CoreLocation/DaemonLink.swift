@@ -102,19 +102,28 @@ package final class DaemonLink: Sendable {
     /// How many times the link reconnected (for tests and `locationctl status`).
     package var reconnects: Int { state.withLock { $0.reconnects } }
 
+    /// The daemon's reply to `request`, waited for on the calling thread; nil when it does not
+    /// answer (no connection, or the connection went).
+    private func ask(_ request: DaemonRequest) -> DaemonReply? {
+        guard let connection = state.withLock({ $0.connection }) else { return nil }
+        return try? connection.request(request)
+    }
+
     /// The app's monitored regions as the daemon keeps them; empty when it does not answer.
     func monitoredRegions() -> [StoredRegion] {
-        guard let connection = state.withLock({ $0.connection }),
-            case let .regions(regions)? = try? connection.request(.monitoredRegions)
-        else { return [] }
+        guard case let .regions(regions)? = ask(.monitoredRegions) else { return [] }
+        return regions
+    }
+
+    /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
+    func monitorConditions(name: String) -> [StoredRegion] {
+        guard case let .regions(regions)? = ask(.monitorConditions(name: name)) else { return [] }
         return regions
     }
 
     /// The app's beacon regions as the daemon keeps them; empty when it does not answer.
     func beaconRegions() -> [BeaconRegionSpec] {
-        guard let connection = state.withLock({ $0.connection }),
-            case let .beaconRegions(regions)? = try? connection.request(.beaconRegions)
-        else { return [] }
+        guard case let .beaconRegions(regions)? = ask(.beaconRegions) else { return [] }
         return regions
     }
 
@@ -122,10 +131,7 @@ package final class DaemonLink: Sendable {
     /// took it. Not queued while the daemon is away (a circular region's command is): the request
     /// fails then, and the app hears `monitoringDidFailFor`.
     func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
-        guard let connection = state.withLock({ $0.connection }) else {
-            return DaemonError(.unavailable, "locationd does not answer")
-        }
-        switch try? connection.request(.monitorBeaconRegion(region)) {
+        switch ask(.monitorBeaconRegion(region)) {
         case .ok?: return nil
         case let .failure(error)?: return error
         default: return DaemonError(.unavailable, "locationd does not answer")
@@ -134,14 +140,6 @@ package final class DaemonLink: Sendable {
 
     func stopMonitoringBeaconRegion(_ identifier: String) {
         state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier))
-    }
-
-    /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
-    func monitorConditions(name: String) -> [StoredRegion] {
-        guard let connection = state.withLock({ $0.connection }),
-            case let .regions(regions)? = try? connection.request(.monitorConditions(name: name))
-        else { return [] }
-        return regions
     }
 
     func attach(_ authorization: AuthorizationService) {
@@ -396,15 +394,14 @@ extension DaemonLink {
             break
         case let .hand(consumers, connection):
             guard let payload else { return pendingReturned(sequence, channel) }
-            let handed = Mutex(false)
+            let handed = Atomic(false)
             let remaining = Mutex(consumers.count)
             let receipt = PendingReceipt(
                 handed: {
-                    // In the kernel's socket buffer before the app's code runs.
-                    if handed.withLock({ wasHanded in
-                        defer { wasHanded = true }
-                        return !wasHanded
-                    }) { connection?.send(.handingPending(sequence: sequence, channel: channel)) }
+                    // Once, in the kernel's socket buffer before the app's code runs.
+                    if !handed.exchange(true, ordering: .relaxed) {
+                        connection?.send(.handingPending(sequence: sequence, channel: channel))
+                    }
                 },
                 done: { [weak self] in
                     if remaining.withLock({ count -> Bool in

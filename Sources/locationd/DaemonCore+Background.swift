@@ -109,21 +109,25 @@ extension DaemonCore {
             logger.error("Cannot encode a background event", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
+        // A crossing's new region state goes in with the event: a daemon killed right after
+        // neither repeats the crossing at its restart nor loses it (decision 0039).
+        pend(app, kind: kind, payload: payload, region: region)
+    }
+
+    /// Stores a pending event for the app (with a region's new state) and sends it to its process
+    /// when one takes them, else the sweep launches the app; either way it expires if nobody
+    /// takes it.
+    func pend(
+        _ app: App, kind: String, payload: Data, region: StoredRegion? = nil,
+        beacon: (identifier: String, state: BeaconRegionState)? = nil
+    ) {
         let now = wallClock
         do {
-            // A crossing's new region state goes in with the event: a daemon killed right after
-            // neither repeats the crossing at its restart nor loses it (decision 0039).
-            try storePending(app, kind: kind, payload: payload, region: region, now: now)
+            try storePending(app, kind: kind, payload: payload, region: region, beacon: beacon, now: now)
         } catch {
             logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
         }
-        announcePending(app, now: now)
-    }
-
-    /// A pending event was stored for the app: sent to its process when one takes them, else the
-    /// sweep launches the app; either way it expires if nobody takes it.
-    func announcePending(_ app: App, now: Double) {
         if let peer = readyPeer(of: app) {
             sendPending(of: app, to: peer)
         } else if app.peers.withLock({ $0.isEmpty }) {
@@ -133,8 +137,6 @@ extension DaemonCore {
         lowerSweep(toWall: now + relaunch.expiry)
     }
 
-    /// Stores one pending event (with the region's new state, when given, in the same
-    /// transaction) and logs it with the monotonic time the relaunch benchmark reads.
     /// `CORELOCATION_FAULT_KILL_IN_WRITE=before-commit|after-commit`: locationd SIGKILLs itself at
     /// that point of its first pending event's write, for the test of a daemon killed in the middle
     /// of a write (`BackgroundDaemonKillTests`). Unset, or any other value: nil, nothing happens.
@@ -145,6 +147,8 @@ extension DaemonCore {
         return { reached in if reached == point { kill(getpid(), SIGKILL) } }
     }
 
+    /// Stores one pending event (with the region's new state, when given, in the same
+    /// transaction) and logs it with the monotonic time the relaunch benchmark reads.
     func storePending(
         _ app: App, kind: String, payload: Data, region: StoredRegion? = nil,
         beacon: (identifier: String, state: BeaconRegionState)? = nil, now: Double

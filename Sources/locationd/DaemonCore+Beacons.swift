@@ -88,28 +88,23 @@ extension DaemonCore {
     /// An entry or exit the app asked to hear: stored as a pending event, for an authorized app only
     /// (a beacon says where the user is).
     private func beaconAction(_ action: BeaconRangerAction, app: App) {
-        let kind: String
-        let identifier: String
+        let (entered, identifier): (Bool, String)
         switch action {
-        case let .entered(id): (kind, identifier) = (PendingKind.beaconEnter, id)
-        case let .exited(id): (kind, identifier) = (PendingKind.beaconExit, id)
+        case let .entered(id): (entered, identifier) = (true, id)
+        case let .exited(id): (entered, identifier) = (false, id)
         default: return
         }
         guard let region = app.beaconRegions.withLock({ $0[identifier] }),
-            kind == PendingKind.beaconEnter ? region.notifyOnEntry : region.notifyOnExit,
-            effectiveAuthorization(app).allowsLocation
+            entered ? region.notifyOnEntry : region.notifyOnExit, effectiveAuthorization(app).allowsLocation
         else { return }
-        let now = wallClock
         do {
             // The region's new state goes in with the event (as a circular region's, decision 0039).
-            try storePending(
-                app, kind: kind, payload: JSONEncoder().encode(region),
-                beacon: (identifier, kind == PendingKind.beaconEnter ? .inside : .outside), now: now)
+            pend(
+                app, kind: entered ? PendingKind.beaconEnter : PendingKind.beaconExit,
+                payload: try JSONEncoder().encode(region), beacon: (identifier, entered ? .inside : .outside))
         } catch {
-            logger.error("Cannot store a pending event", metadata: ["app": "\(app.key)", "error": "\(error)"])
-            return
+            logger.error("Cannot encode a beacon region", metadata: ["app": "\(app.key)", "error": "\(error)"])
         }
-        announcePending(app, now: now)
     }
 }
 
