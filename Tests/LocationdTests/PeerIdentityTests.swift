@@ -27,8 +27,11 @@ import Glibc
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         #expect(posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ) == 0)
         close(pipeEnds[0])
-        // Running (blocked reading its standard input): its arguments as given.
-        #expect(PeerIdentity.arguments(of: pid) == Array(argv.dropFirst()))
+        // Running (blocked reading its standard input): its arguments as given. Polled: on a loaded
+        // machine the CI once read the child before its command line was there.
+        #expect(
+            await Polling.until(timeout: 10, every: 0.01) { PeerIdentity.arguments(of: pid) == Array(argv.dropFirst()) },
+            "\(String(describing: PeerIdentity.arguments(of: pid)))")
         // Exited and not reaped (nobody waits for it yet): a zombie.
         close(pipeEnds[1])
         let isZombie = await Polling.until(timeout: 10, every: 0.01) {
