@@ -3,8 +3,9 @@ import CoreLocationDaemonProtocol
 import Foundation
 import Synchronization
 
-/// Beacon ranging and beacon-region monitoring (issue 13; docs/decisions/0029, 0030): each manager has one
-/// `BeaconRangingSession` on the process's shared scanner (`BeaconRuntime`), created at first use.
+/// Beacon ranging (issue 13; docs/decisions/0029, 0030): each manager has one `BeaconRangingSession` on the
+/// process's shared scanner (`BeaconRuntime`), created at first use. Beacon regions are the app's, not a
+/// manager's: `BeaconRegionMonitor` in the process, locationd through it (decisions 0050, 0052).
 final class BeaconClient: Sendable {
     enum Origin: Hashable, Sendable {
         case constraint(CLBeaconIdentityConstraint)
@@ -15,7 +16,6 @@ final class BeaconClient: Sendable {
         var runtime: BeaconRuntime?
         var session: BeaconRangingSession?
         var ranging: [BeaconConstraint: [Origin]] = [:]
-        var regions: [String: CLBeaconRegion] = [:]
     }
 
     private let state = Mutex(State())
@@ -63,10 +63,6 @@ final class BeaconClient: Sendable {
 
     func origins(for constraint: BeaconConstraint) -> [Origin] { state.withLock { $0.ranging[constraint] ?? [] } }
     var allOrigins: [Origin] { state.withLock { $0.ranging.values.flatMap { $0 } } }
-
-    func setRegion(_ region: CLBeaconRegion?, identifier: String) { state.withLock { $0.regions[identifier] = region } }
-    func region(_ identifier: String) -> CLBeaconRegion? { state.withLock { $0.regions[identifier] } }
-    var regions: [CLBeaconRegion] { state.withLock { Array($0.regions.values) } }
 }
 
 extension BeaconConstraint {
@@ -114,7 +110,7 @@ extension CLLocationManager {
 
     func beaconStartMonitoring(_ region: CLBeaconRegion) {
         if let link = runtime.link { return beaconStartMonitoring(region, through: link) }
-        guard let session = beacons.session(for: self), !beaconsDecidedAgainst else {
+        guard !beaconsDecidedAgainst, let monitor = runtime.beaconRegions(creating: true) else {
             let code: CLError.Code = beaconsDecidedAgainst ? .regionMonitoringDenied : .regionMonitoringFailure
             callDelegate { manager, delegate in
                 delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(code))
@@ -122,15 +118,13 @@ extension CLLocationManager {
             return
         }
         let copy = region.copy() as? CLBeaconRegion ?? region
-        beacons.setRegion(copy, identifier: region.identifier)
-        session.startMonitoring(
-            identifier: region.identifier, constraint: BeaconConstraint(region.beaconIdentityConstraint))
+        monitor.start(BeaconRegionSpec(copy))
         callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
     }
 
     /// True when `region` is a beacon region (then it is stopped here): through locationd by the
     /// region's class, without asking the daemon first (an unknown identifier is ignored there);
-    /// in the process when it is one of this manager's.
+    /// in the process when it is one of the app's.
     func beaconStopMonitoring(_ region: CLRegion) -> Bool {
         let identifier = region.identifier
         if let link = runtime.link {
@@ -138,22 +132,62 @@ extension CLLocationManager {
             link.stopMonitoringBeaconRegion(identifier)
             return true
         }
-        guard beacons.region(identifier) != nil else { return false }
-        beacons.setRegion(nil, identifier: identifier)
-        beacons.session(for: self)?.stopMonitoring(identifier: identifier)
-        return true
+        return runtime.beaconRegions(creating: false)?.stop(identifier) ?? false
     }
 
-    /// True when `identifier` is a beacon region of this manager (its state is then asked here).
-    func beaconRequestState(identifier: String) -> Bool {
-        guard beacons.region(identifier) != nil else { return false }
-        beacons.session(for: self)?.requestState(identifier: identifier)
+    /// True when `region` is one of the app's beacon regions: its state is then told to this manager's
+    /// delegate alone (the asking manager, as a circular region's answer). Through locationd, the daemon's
+    /// session answers; a region it does not monitor fails as `regionMonitoringFailure`.
+    func beaconRequestState(_ region: CLRegion) -> Bool {
+        if let link = runtime.link {
+            guard let beaconRegion = region as? CLBeaconRegion else { return false }
+            switch link.beaconRegionState(region.identifier) {
+            case let .success(raw):
+                let state = CLRegionState(rawValue: raw) ?? .unknown
+                callDelegate { manager, delegate in
+                    guard manager.beaconsAuthorized else { return }
+                    delegate.locationManager(manager, didDetermineState: state, for: beaconRegion)
+                }
+            case let .failure(failure):
+                let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
+                let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
+                callDelegate { manager, delegate in
+                    delegate.locationManager(manager, monitoringDidFailFor: beaconRegion, withError: error)
+                }
+            }
+            return true
+        }
+        guard let (spec, state) = runtime.beaconRegions(creating: false)?.state(of: region.identifier) else {
+            return false
+        }
+        let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
+        callDelegate { manager, delegate in
+            guard manager.beaconsAuthorized else { return }
+            delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
+        }
         return true
     }
 
     var beaconMonitoredRegions: Set<CLRegion> {
-        if let link = runtime.link { return Set(link.beaconRegions().map { CLBeaconRegion($0) as CLRegion }) }
-        return Set(beacons.regions.map { $0 as CLRegion })
+        let regions = runtime.link?.beaconRegions() ?? runtime.beaconRegions(creating: false)?.monitored ?? []
+        return Set(regions.map { CLBeaconRegion($0) as CLRegion })
+    }
+
+    /// An event of one of the app's beacon regions (in the process), for an authorized app only.
+    func deliverBeaconRegionNotice(_ notice: BeaconRegionMonitor.Notice) {
+        callDelegate { manager, delegate in
+            guard manager.beaconsAuthorized else { return }
+            switch notice {
+            case let .determined(spec, state):
+                let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
+                delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
+            case let .entered(spec) where spec.notifyOnEntry:
+                delegate.locationManager(manager, didEnterRegion: CLBeaconRegion(spec))
+            case let .exited(spec) where spec.notifyOnExit:
+                delegate.locationManager(manager, didExitRegion: CLBeaconRegion(spec))
+            case .entered, .exited: break
+            }
+        }
     }
 
     // MARK: Through locationd (decision 0050)
@@ -185,11 +219,7 @@ extension CLLocationManager {
     /// Beacons say where the user is, so they reach the delegate only while the app is authorized (when in use
     /// or always), like locations: before the user decides the session runs but nothing is delivered, and a
     /// revoked decision stops delivery at once (docs/decisions/0030).
-    private var beaconsAuthorized: Bool {
-        let status = authorizationStatus
-        return (status == .authorizedWhenInUse || status == .authorizedAlways)
-            && CLLocationManager.locationServicesEnabled()
-    }
+    private var beaconsAuthorized: Bool { runtime.allowsBeaconDelivery }
 
     // MARK: Delivery (from the session's threads to the delegate's)
 
@@ -213,18 +243,8 @@ extension CLLocationManager {
                     }
                 }
             }
-        case .action(.determined(let identifier, let state)):
-            guard let region = beacons.region(identifier) else { return }
-            let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
-            callDelegate { manager, delegate in
-                delegate.locationManager(manager, didDetermineState: clState, for: region)
-            }
-        case .action(.entered(let identifier)):
-            guard let region = beacons.region(identifier), region.notifyOnEntry else { return }
-            callDelegate { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
-        case .action(.exited(let identifier)):
-            guard let region = beacons.region(identifier), region.notifyOnExit else { return }
-            callDelegate { manager, delegate in delegate.locationManager(manager, didExitRegion: region) }
+        case .action(.determined), .action(.entered), .action(.exited):
+            break  // the manager's session only ranges; regions are the app's (BeaconRegionMonitor)
         case .availabilityChanged(let available):
             guard !available else { return }
             for origin in beacons.allOrigins { deliverRangingFailure(origin, CLError(.rangingUnavailable)) }

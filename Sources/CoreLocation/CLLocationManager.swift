@@ -60,6 +60,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             self?.handle(event)
         }
         clientBox.withLock { $0 = client }
+        // The app's beacon regions the database keeps are watched again once the app has a manager.
+        _ = runtime.beaconRegions(creating: false)
         // Apple calls the authorization callbacks once when the manager is created.
         target.enqueue { [weak self] in self?.announceAuthorization() }
     }
@@ -315,7 +317,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     }
 
     open func requestState(for region: CLRegion) {
-        if beaconRequestState(identifier: region.identifier) { return }
+        if beaconRequestState(region) { return }
         send(.requestRegionState(identifier: region.identifier))
     }
 
@@ -400,6 +402,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
             target.enqueue { [weak self] in self?.announceAuthorization() }
         case let .region(notice):
             deliverRegionNotice(notice)
+        case let .beaconRegion(notice):
+            deliverBeaconRegionNotice(notice)
         case let .deferredFinished(error):
             deliverDeferralEnd(error)
         case let .visit(visit):

@@ -126,7 +126,7 @@ final class LiveUpdateSession: Sendable {
                 if !change.allowsLocation {
                     continuation.yield(Self.diagnostic(for: change, inProgress: authorization.isRequestInProgress))
                 }
-            case .region, .deferredFinished, .visit, .paused:
+            case .region, .deferredFinished, .visit, .paused, .beaconRegion:
                 break  // these concern managers' delegates only (live updates never ask to pause)
             }
         }

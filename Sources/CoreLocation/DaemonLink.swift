@@ -138,6 +138,15 @@ package final class DaemonLink: Sendable {
         }
     }
 
+    /// A beacon region's state as the daemon's session holds it; the failure when it has none.
+    func beaconRegionState(_ identifier: String) -> Result<Int, DaemonError> {
+        switch ask(.beaconRegionState(identifier: identifier)) {
+        case let .beaconRegionState(state)?: return .success(state)
+        case let .failure(error)?: return .failure(error)
+        default: return .failure(DaemonError(.unavailable, "locationd does not answer"))
+        }
+    }
+
     func stopMonitoringBeaconRegion(_ identifier: String) {
         state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier))
     }

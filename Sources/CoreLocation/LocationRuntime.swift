@@ -21,6 +21,8 @@ package final class LocationRuntime: Sendable {
         case visit(Visit)
         /// Automatic pausing of this client's updates began (true) or ended (false).
         case paused(Bool)
+        /// An event of one of the app's beacon regions (every client hears it, as a crossing).
+        case beaconRegion(BeaconRegionMonitor.Notice)
     }
 
     private struct Core: Sendable {
@@ -46,6 +48,8 @@ package final class LocationRuntime: Sendable {
     /// Set when the engine is locationd's: clients' commands go there, and the local engine only
     /// mirrors them (for `monitoredRegions`); see `LocationRuntime+Daemon.swift`.
     package let link: DaemonLink?
+    /// The app's beacon regions in the process (LocationRuntime+Beacons.swift).
+    let beaconRegionSlot = Mutex(BeaconRegionSlot())
     private let core: Mutex<Core>
 
     package init(
@@ -124,6 +128,12 @@ package final class LocationRuntime: Sendable {
     }
 
     // MARK: Engine plumbing
+
+    /// Tells every client.
+    func broadcast(_ event: ClientEvent) {
+        let clients = core.withLock { Array($0.sinks) }
+        for (_, sink) in clients.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { sink(event) }
+    }
 
     private func authorizationChanged(_ change: ClientAuthorization) {
         let clients = core.withLock { Array($0.sinks) }

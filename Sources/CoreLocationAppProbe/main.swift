@@ -11,6 +11,8 @@
 //   CoreLocationAppProbe beacon-region UUID ID --log FILE [--seconds N]
 //                        (decision 0050: a beacon region, unless monitored already; logs `enter`/`exit` as
 //                        `background` does, and `failed T ID CODE` when monitoring fails)
+//   CoreLocationAppProbe beacon-state UUID ID [--seconds N]
+//                        (requestState of the app's beacon region ID: `state T ID STATE`, or `failed T ID CODE`)
 //   CoreLocationAppProbe session --log FILE [--service] [--invalidate] [--no-resume] [--seconds N]
 //                        (decision 0048: logs `session T` once the session is made, `update T LAT LON
 //                        FIXTIME` per liveUpdates location, `invalidated T`)
@@ -85,6 +87,10 @@ final class Probe: NSObject, CLLocationManagerDelegate {
                 !manager.monitoredRegions.contains(where: { $0.identifier == mode[2] })
             {
                 manager.startMonitoring(for: CLBeaconRegion(uuid: uuid, identifier: mode[2]))
+            }
+        case "beacon-state":
+            if mode.count >= 3, let uuid = UUID(uuidString: mode[1]) {
+                manager.requestState(for: CLBeaconRegion(uuid: uuid, identifier: mode[2]))
             }
         case "region":
             let values = mode.dropFirst().prefix(3).compactMap(Double.init)

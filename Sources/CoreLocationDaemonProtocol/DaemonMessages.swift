@@ -119,6 +119,9 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     case stopMonitoringBeaconRegion(identifier: String)
     /// The app's beacon regions as the daemon keeps them; replied with `.beaconRegions`.
     case beaconRegions
+    /// `requestState(for:)` of a beacon region: replied with `.beaconRegionState`, or
+    /// `invalid-argument` when the app monitors no beacon region of that identifier.
+    case beaconRegionState(identifier: String)
 }
 
 /// A beacon region as the daemon keeps it: `CLBeaconRegion`'s identity and notify flags.
@@ -168,6 +171,9 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     case decisions([AuthorizationDecision], defaultPolicy: DefaultPolicy?)
     /// The app's beacon regions (`beaconRegions`).
     case beaconRegions([BeaconRegionSpec])
+    /// A beacon region's state now (`beaconRegionState`): `CLRegionState`'s raw value (0 unknown,
+    /// 1 inside, 2 outside).
+    case beaconRegionState(Int)
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {

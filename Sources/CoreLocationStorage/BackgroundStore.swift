@@ -270,11 +270,7 @@ public final class BackgroundStore: Sendable {
     ) throws -> UInt64 {
         let sequence = try database.write("storing a pending event of \(appID)") { db in
             if let region { try RegionStore.insert(region.stored, appID: region.appID, db) }
-            if let beacon {
-                try db.execute(
-                    sql: "UPDATE beaconRegion SET state = ? WHERE uid = ? AND appID = ? AND identifier = ?",
-                    arguments: [beacon.state, Int64(uid), appID, beacon.identifier])
-            }
+            if let beacon { try Self.setBeaconRegionState(beacon.state, uid: uid, appID: appID, identifier: beacon.identifier, db) }
             let next = try Int64.fetchOne(
                 db, sql: "SELECT nextSequence FROM launchTarget WHERE uid = ? AND appID = ?",
                 arguments: [Int64(uid), appID])
@@ -436,6 +432,20 @@ extension BackgroundStore {
                 sql: "DELETE FROM beaconRegion WHERE uid = ? AND appID = ? AND identifier = ?",
                 arguments: [Int64(uid), appID, identifier])
         }
+    }
+
+    /// Keeps the state last told to the app of one of its beacon regions (in the process, without
+    /// locationd; the daemon stores it with the entry's or exit's pending event instead).
+    public func setBeaconRegionState(uid: UInt32, appID: String, identifier: String, state: Int) throws {
+        try database.write("storing a beacon region's state for \(appID)") { db in
+            try Self.setBeaconRegionState(state, uid: uid, appID: appID, identifier: identifier, db)
+        }
+    }
+
+    static func setBeaconRegionState(_ state: Int, uid: UInt32, appID: String, identifier: String, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE beaconRegion SET state = ? WHERE uid = ? AND appID = ? AND identifier = ?",
+            arguments: [state, Int64(uid), appID, identifier])
     }
 
     /// The app's beacon regions and their stored states, by identifier.

@@ -46,6 +46,18 @@ extension DaemonCore {
         .beaconRegions(app.beaconRegions.withLock { $0.values.sorted { $0.identifier < $1.identifier } })
     }
 
+    /// `requestState(for:)`: the state the daemon's session holds now (an app decided against
+    /// hears nothing of where it is).
+    func beaconRegionState(_ identifier: String, app: App) -> DaemonReply {
+        guard !effectiveAuthorization(app).isDecidedAgainst else {
+            return .failure(DaemonError(.notPermitted, "the app may not monitor regions"))
+        }
+        guard app.beaconRegions.withLock({ $0[identifier] }) != nil,
+            let state = app.beaconSession.withLock({ $0 })?.regionState(identifier: identifier)
+        else { return .failure(DaemonError(.invalidArgument, "no beacon region \(identifier) is monitored")) }
+        return .beaconRegionState(state.rawValue)
+    }
+
     /// The app's regions kept across daemon restarts, watched again (the app need not run).
     func restoreBeaconRegions(_ app: App) {
         let stored: [(region: Data, state: Int)]
@@ -106,8 +118,4 @@ extension DaemonCore {
             logger.error("Cannot encode a beacon region", metadata: ["app": "\(app.key)", "error": "\(error)"])
         }
     }
-}
-
-extension BeaconRegionSpec {
-    var constraint: BeaconConstraint { BeaconConstraint(uuid: uuid, major: major, minor: minor) }
 }

@@ -82,6 +82,8 @@ extension DaemonCore {
             reply(stopMonitoringBeaconRegion(identifier, app: app))
         case .beaconRegions:
             reply(beaconRegions(of: app))
+        case let .beaconRegionState(identifier):
+            reply(beaconRegionState(identifier, app: app))
         case let .answerPrompt(id, answer):
             if agents.answer(id, answer, from: peer) {
                 reply(.ok)
@@ -170,6 +172,7 @@ extension DaemonCore {
         case let .visit(visit): action = .visit(client, visit)
         case let .paused(paused): action = paused ? .paused(client) : .resumed(client)
         case .authorization: return  // told once per connection by `authorizationChanged`
+        case .beaconRegion: return  // the daemon's beacon regions are its own (DaemonCore+Beacons)
         }
         peer.sendEvent(.action(action))
     }

@@ -76,6 +76,16 @@ import Glibc
             "CoreLocationAppProbe", ["regions", "--seconds", "1"],
             extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
         #expect(regions.stdout.contains("monitored ") && regions.stdout.contains(" shop"), "\(regions)")
+        // requestState is answered by the daemon's session: inside (1); a region it does not watch
+        // fails as kCLErrorRegionMonitoringFailure (5).
+        let state = try await harness.run(
+            "CoreLocationAppProbe", ["beacon-state", Self.uuid, "shop", "--seconds", "1"],
+            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
+        #expect(state.stdout.split(separator: "\n").contains { $0.hasPrefix("state ") && $0.hasSuffix(" shop 1") }, "\(state)")
+        let unknown = try await harness.run(
+            "CoreLocationAppProbe", ["beacon-state", Self.uuid, "nowhere", "--seconds", "1"],
+            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
+        #expect(unknown.stdout.split(separator: "\n").contains { $0.hasPrefix("failed ") && $0.hasSuffix(" nowhere 5") }, "\(unknown)")
 
         try await harness.killDaemon()
         try await harness.startAndWait(arguments, extra: daemonEnvironment)

@@ -73,6 +73,14 @@ public final class BeaconRangingSession: Sendable {
         send(actions.map(Output.action))
     }
 
+    /// The region's state now, nil when it is not monitored: `requestState` answered to one caller
+    /// rather than to everyone who hears the session.
+    public func regionState(identifier: String) -> BeaconRegionState? {
+        let actions = state.withLock { $0.ranger.requestState(identifier: identifier) }
+        for case let .determined(_, state) in actions { return state }
+        return nil
+    }
+
     /// Changes the requests, then subscribes/unsubscribes and reschedules as the ranger's activity says.
     private func update(_ change: (inout BeaconRanger, Double) -> Void) {
         let now = scheduler.now

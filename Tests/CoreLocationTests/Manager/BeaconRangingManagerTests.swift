@@ -53,8 +53,10 @@ import Testing
         let delegate = BeaconDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
-        manager.beacons.use(BeaconRuntime(
-            scanner: ReplayBeaconScanner(adverts: adverts, scheduler: h.scheduler), scheduler: h.scheduler))
+        let beacons = BeaconRuntime(
+            scanner: ReplayBeaconScanner(adverts: adverts, scheduler: h.scheduler), scheduler: h.scheduler)
+        manager.beacons.use(beacons)
+        h.runtime.useBeacons(beacons)
         return (manager, delegate)
     }
 

@@ -33,7 +33,8 @@ struct ManagerHarness {
         backgroundModes: Set<String> = [],
         answers: [AuthorizationAnswer?]? = nil,
         policy: DefaultPolicy? = nil,
-        simulatedSources: Bool? = nil
+        simulatedSources: Bool? = nil,
+        regionStore: RegionStore? = nil
     ) throws {
         store = try AuthorizationStore.inMemory()
         prompter = answers.map(ScriptedPrompter.init)
@@ -53,7 +54,8 @@ struct ManagerHarness {
             sourcesAreSimulated: simulatedSources ?? (source != nil), logger: logger
         )
         runtime = LocationRuntime(
-            sources: source.map { [$0] } ?? [], scheduler: scheduler, authorization: authorization, logger: logger
+            sources: source.map { [$0] } ?? [], scheduler: scheduler, authorization: authorization,
+            regionStore: regionStore, logger: logger
         )
     }
 

@@ -1,0 +1,52 @@
+import CoreLocationBeacons
+import CoreLocationStorage
+import Foundation
+import Synchronization
+
+/// Where the runtime keeps the app's beacon-region monitor (BeaconRegionMonitor).
+struct BeaconRegionSlot {
+    /// The scanner's runtime, when not the process's (tests).
+    var beacons: BeaconRuntime?
+    var monitor: BeaconRegionMonitor?
+    /// Whether the database was asked for the app's regions (once a run).
+    var looked = false
+}
+
+extension LocationRuntime {
+    /// Tests: the app's beacon regions use `beacons` instead of the process's scanner (before the first one).
+    package func useBeacons(_ beacons: BeaconRuntime) { beaconRegionSlot.withLock { $0.beacons = beacons } }
+
+    /// The app's beacon regions in this process: made at the first region (`creating`) or, once a run, when
+    /// the database keeps regions of the app, which it then watches again. Nil without a beacon scanner, and
+    /// through locationd, which watches them itself (decision 0050).
+    func beaconRegions(creating: Bool) -> BeaconRegionMonitor? {
+        guard link == nil else { return nil }
+        return beaconRegionSlot.withLock { slot in
+            if let monitor = slot.monitor { return monitor }
+            let storage = regionStore.map {
+                BeaconRegionMonitor.Storage(
+                    store: BackgroundStore(database: $0.database), uid: getuid(), appID: authorization.identity.id)
+            }
+            if !creating {
+                if slot.looked { return nil }
+                slot.looked = true
+                guard BeaconRegionMonitor.hasStoredRegions(in: storage) else { return nil }
+            }
+            let beacons = slot.beacons ?? .shared
+            guard let scanner = beacons.scanner else { return nil }
+            let monitor = BeaconRegionMonitor(
+                beacons: beacons, scanner: scanner, storage: storage,
+                isAuthorized: { [weak self] in self?.allowsBeaconDelivery ?? false }, logger: logger
+            ) { [weak self] notice in self?.broadcast(.beaconRegion(notice)) }
+            slot.monitor = monitor
+            return monitor
+        }
+    }
+
+    /// Whether the app hears where it is: authorized (when in use or always) with location services on.
+    var allowsBeaconDelivery: Bool {
+        let status = CLAuthorizationStatus(authorization.authorization.level)
+        return (status == .authorizedWhenInUse || status == .authorizedAlways)
+            && CLLocationManager.locationServicesEnabled()
+    }
+}
