@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationBeacons
+import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
 import Synchronization
@@ -118,6 +119,9 @@ final class MonitorCore: Sendable {
 
     func add(_ condition: any CLCondition, identifier: String, assuming assumed: CLMonitor.Event.State) {
         remove(identifier)
+        if let beacon = condition as? CLMonitor.BeaconIdentityCondition, let link = runtime.link {
+            return add(beacon, identifier: identifier, assuming: assumed, through: link)
+        }
         if let beacon = condition as? CLMonitor.BeaconIdentityCondition, let session = beaconSession() {
             let event = CLMonitor.Event(identifier: identifier, state: assumed, date: now, flags: currentFlags)
             update(CLMonitor.Record(condition: condition, lastEvent: event), yield: false)
@@ -139,7 +143,11 @@ final class MonitorCore: Sendable {
     func remove(_ identifier: String) {
         guard let removed = state.withLock({ $0.records.removeValue(forKey: identifier) }) else { return }
         if removed.condition is CLMonitor.BeaconIdentityCondition {
-            state.withLock { $0.beaconSession }?.stopMonitoring(identifier: identifier)
+            if let link = runtime.link {
+                link.stopMonitoringBeaconRegion(identifier, monitor: name)
+            } else {
+                state.withLock { $0.beaconSession }?.stopMonitoring(identifier: identifier)
+            }
         } else {
             send(.stopMonitoring(identifier: identifier, group: group))
         }
@@ -311,11 +319,24 @@ extension MonitorCore {
                 identifier: stored.region.identifier, state: Self.state(stored.state), date: now, flags: flags)
             state.withLock { $0.records[stored.region.identifier] = CLMonitor.Record(condition: circle, lastEvent: event) }
         }
+        for stored in link.monitorBeaconConditions(name: name) {
+            let identifier = stored.condition.identifier
+            let event = CLMonitor.Event(
+                identifier: identifier, state: Self.state(beacon: stored.state), date: now, flags: flags)
+            state.withLock {
+                $0.records[identifier] = CLMonitor.Record(
+                    condition: CLMonitor.BeaconIdentityCondition(stored.condition), lastEvent: event)
+            }
+        }
         // A monitor closed before it took an event leaves it with the daemon, for the next
         // monitor of that name (in a later process).
         let consumer = link.addPendingConsumer(channel: .monitor(name)) { [weak self] payload, receipt in
             guard let self else { return }
-            guard case let .region(notice) = payload, self.handlePending(notice, receipt) else { return receipt.done() }
+            switch payload {
+            case let .region(notice) where self.handlePending(notice, receipt): return
+            case let .beaconCondition(condition, state) where self.handlePending(condition, state, receipt): return
+            default: receipt.done()
+            }
         }
         state.withLock { $0.pendingConsumer = consumer }
     }
@@ -335,8 +356,59 @@ extension MonitorCore {
         return true
     }
 
+    /// A beacon condition's change the daemon stored (decision 0053), reported as a circular
+    /// condition's is.
+    private func handlePending(
+        _ condition: BeaconRegionSpec, _ regionState: BeaconRegionState, _ receipt: DaemonLink.PendingReceipt
+    ) -> Bool {
+        guard condition.monitor == name, let record = record(for: condition.identifier) else { return false }
+        let event = CLMonitor.Event(
+            identifier: condition.identifier, state: Self.state(beacon: regionState.rawValue), date: now,
+            flags: currentFlags)
+        state.withLock { $0.records[condition.identifier] = CLMonitor.Record(condition: record.condition, lastEvent: event) }
+        continuation.yield(Delivery(event: event, receipt: receipt))
+        return true
+    }
+
+    /// A beacon condition through locationd: the daemon watches it with its own scanner, for the
+    /// app running or not, and keeps it by the monitor's name (decision 0053). Refused: the record
+    /// says why (denied, or no scanner: unsupported), as a circular condition's failure does.
+    fileprivate func add(
+        _ beacon: CLMonitor.BeaconIdentityCondition, identifier: String, assuming assumed: CLMonitor.Event.State,
+        through link: DaemonLink
+    ) {
+        let spec = BeaconRegionSpec(
+            identifier: identifier, uuid: beacon.uuid, major: beacon.major, minor: beacon.minor, monitor: name)
+        guard let failure = link.monitorBeaconRegion(spec) else {
+            let event = CLMonitor.Event(identifier: identifier, state: assumed, date: now, flags: currentFlags)
+            return update(CLMonitor.Record(condition: beacon, lastEvent: event), yield: false)
+        }
+        let flags = currentFlags.union(failure.code == .notPermitted ? .authorizationDenied : .conditionUnsupported)
+        let event = CLMonitor.Event(identifier: identifier, state: .unmonitored, date: now, flags: flags)
+        update(CLMonitor.Record(condition: beacon, lastEvent: event), yield: true)
+    }
+
     static func state(_ regionState: RegionState) -> CLMonitor.Event.State {
         regionState == .inside ? .satisfied : regionState == .outside ? .unsatisfied : .unknown
+    }
+
+    /// A beacon region's state (`CLRegionState`'s raw value) as a condition's.
+    static func state(beacon raw: Int) -> CLMonitor.Event.State {
+        raw == BeaconRegionState.inside.rawValue
+            ? .satisfied : raw == BeaconRegionState.outside.rawValue ? .unsatisfied : .unknown
+    }
+}
+
+extension CLMonitor.BeaconIdentityCondition {
+    init(_ spec: BeaconRegionSpec) {
+        self =
+            if let major = spec.major, let minor = spec.minor {
+                .init(uuid: spec.uuid, major: major, minor: minor)
+            } else if let major = spec.major {
+                .init(uuid: spec.uuid, major: major)
+            } else {
+                .init(uuid: spec.uuid)
+            }
     }
 }
 

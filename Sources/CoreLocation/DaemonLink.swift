@@ -1,4 +1,5 @@
 import Foundation
+import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import Logging
@@ -52,6 +53,8 @@ package final class DaemonLink: Sendable {
         case visit(Visit)
         /// A beacon region's entry (true) or exit (decision 0050).
         case beacon(entered: Bool, BeaconRegionSpec)
+        /// A monitor's beacon condition's new state (decision 0053).
+        case beaconCondition(BeaconRegionSpec, BeaconRegionState)
     }
 
     /// What a taker of a pending event tells the link. `handed` just before the app's code sees the
@@ -147,8 +150,14 @@ package final class DaemonLink: Sendable {
         }
     }
 
-    func stopMonitoringBeaconRegion(_ identifier: String) {
-        state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier))
+    func stopMonitoringBeaconRegion(_ identifier: String, monitor: String? = nil) {
+        state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier, monitor: monitor))
+    }
+
+    /// The beacon conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
+    func monitorBeaconConditions(name: String) -> [BeaconConditionState] {
+        guard case let .beaconConditions(conditions)? = ask(.monitorBeaconConditions(name: name)) else { return [] }
+        return conditions
     }
 
     func attach(_ authorization: AuthorizationService) {
@@ -227,10 +236,12 @@ package final class DaemonLink: Sendable {
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
-        case let .event(_, .pending(sequence, kind, region, location, visit, beacon)):
+        case let .event(_, .pending(sequence, kind, region, location, visit, beacon, beaconState)):
             let payload: PendingPayload? =
                 if let region { .region(region) } else if let location { .location(location) } else if let visit {
                     .visit(visit)
+                } else if let beacon, let beaconState {
+                    .beaconCondition(beacon, BeaconRegionState(rawValue: beaconState) ?? .unknown)
                 } else if let beacon { .beacon(entered: kind == PendingKind.beaconEnter, beacon) } else { nil }
             receivePending(sequence, PendingChannel(kind: kind), payload)
         case let .event(_, .prompt(id, question)):

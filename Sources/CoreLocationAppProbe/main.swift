@@ -20,6 +20,8 @@
 //                        (decision 0049: `CLMonitor`; logs `monitoring T ID found|added`, `condition T ID STATE`;
 //                        `--hold-once`: the first process started by locationd creates the file MARK, logs
 //                        `holding T` and never reads the monitor's events, as an app killed before it read them)
+//   CoreLocationAppProbe monitor NAME beacon UUID ID --log FILE [--seconds N]
+//                        (the same with a `BeaconIdentityCondition` of every beacon with UUID; decision 0053)
 //
 // `background` (issue 11) is an app locationd relaunches: it monitors the region unless it is
 // monitored already (as iOS apps do when relaunched), and appends `launch T PID REASON`, `enter T ID`
@@ -175,20 +177,27 @@ private func startSession(_ mode: [String]) {
     }
 }
 
-/// `monitor NAME LAT LON RADIUS ID`: `CLMonitor(NAME)` with a circular condition, added unless the
-/// monitor has it already (as a relaunched app checks `identifiers`); each event is logged.
+/// `monitor NAME LAT LON RADIUS ID` (or `monitor NAME beacon UUID ID`): `CLMonitor(NAME)` with a
+/// circular (or beacon identity) condition, added unless the monitor has it already (as a
+/// relaunched app checks `identifiers`); each event is logged.
 private func startMonitor(_ mode: [String], holdOnce mark: String?) {
+    let condition: any CLCondition
+    let (name, identifier): (String, String)
     let values = mode.dropFirst(2).prefix(3).compactMap(Double.init)
-    guard mode.count >= 6, values.count == 3 else { return }
-    let (name, identifier) = (mode[1], mode[5])
+    if mode.count >= 5, mode[2] == "beacon", let uuid = UUID(uuidString: mode[3]) {
+        (condition, name, identifier) = (CLMonitor.BeaconIdentityCondition(uuid: uuid), mode[1], mode[4])
+    } else if mode.count >= 6, values.count == 3 {
+        let center = CLLocationCoordinate2D(latitude: values[0], longitude: values[1])
+        (condition, name, identifier) = (
+            CLMonitor.CircularGeographicCondition(center: center, radius: values[2]), mode[1], mode[5]
+        )
+    } else {
+        return
+    }
     Task.detached {
         let monitor = await CLMonitor(name)
         let found = await monitor.identifiers.contains(identifier)
-        if !found {
-            let condition = CLMonitor.CircularGeographicCondition(
-                center: CLLocationCoordinate2D(latitude: values[0], longitude: values[1]), radius: values[2])
-            await monitor.add(condition, identifier: identifier)
-        }
+        if !found { await monitor.add(condition, identifier: identifier) }
         record("monitoring \(now()) \(identifier) \(found ? "found" : "added")")
         if let mark, CLLocationManager.launchReason == .location, !FileManager.default.fileExists(atPath: mark) {
             _ = FileManager.default.createFile(atPath: mark, contents: nil)

@@ -115,16 +115,23 @@ public enum DaemonRequest: Codable, Hashable, Sendable {
     /// pending events of kinds `beacon-enter` and `beacon-exit` (decision 0050). Replied with `.ok`,
     /// or a failure (`not-permitted`: not authorized; `unavailable`: the daemon has no scanner).
     case monitorBeaconRegion(BeaconRegionSpec)
-    /// `stopMonitoring(for:)` of a beacon region; an unknown identifier is ignored.
-    case stopMonitoringBeaconRegion(identifier: String)
+    /// `stopMonitoring(for:)` of a beacon region, or `CLMonitor.remove` of a beacon condition of
+    /// the monitor named `monitor`; an unknown identifier is ignored.
+    case stopMonitoringBeaconRegion(identifier: String, monitor: String? = nil)
     /// The app's beacon regions as the daemon keeps them; replied with `.beaconRegions`.
     case beaconRegions
     /// `requestState(for:)` of a beacon region: replied with `.beaconRegionState`, or
     /// `invalid-argument` when the app monitors no beacon region of that identifier.
     case beaconRegionState(identifier: String)
+    /// The `BeaconIdentityCondition`s of the app's monitor `name` with the states the daemon keeps
+    /// (decision 0053); replied with `.beaconConditions`. A condition is added with
+    /// `monitorBeaconRegion` (its `monitor` set); its changes are pending events of kind
+    /// `monitor:NAME` carrying `beacon` and `beaconState`.
+    case monitorBeaconConditions(name: String)
 }
 
-/// A beacon region as the daemon keeps it: `CLBeaconRegion`'s identity and notify flags.
+/// A beacon region as the daemon keeps it: `CLBeaconRegion`'s identity and notify flags, or a
+/// `CLMonitor.BeaconIdentityCondition` of the monitor named `monitor` (decision 0053).
 public struct BeaconRegionSpec: Codable, Hashable, Sendable {
     public var identifier: String
     public var uuid: UUID
@@ -132,10 +139,12 @@ public struct BeaconRegionSpec: Codable, Hashable, Sendable {
     public var minor: UInt16?
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
+    /// The `CLMonitor`'s name when this is one of its conditions; nil for a `CLBeaconRegion`.
+    public var monitor: String?
 
     public init(
         identifier: String, uuid: UUID, major: UInt16?, minor: UInt16?, notifyOnEntry: Bool = true,
-        notifyOnExit: Bool = true
+        notifyOnExit: Bool = true, monitor: String? = nil
     ) {
         self.identifier = identifier
         self.uuid = uuid
@@ -143,6 +152,29 @@ public struct BeaconRegionSpec: Codable, Hashable, Sendable {
         self.minor = minor
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
+        self.monitor = monitor
+    }
+
+    /// Unique among the app's beacon regions and every monitor's conditions (which may share
+    /// identifiers): the identifier, or the monitor's name and the identifier apart by a control
+    /// character no name contains in practice.
+    public var key: String { Self.key(identifier, monitor: monitor) }
+
+    public static func key(_ identifier: String, monitor: String?) -> String {
+        monitor.map { PendingKind.monitor($0) + "\u{1F}" + identifier } ?? identifier
+    }
+}
+
+/// A beacon condition of a `CLMonitor` with its state (`CLRegionState`'s raw value: 0 unknown,
+/// 1 inside, 2 outside): the daemon's answer to `monitorBeaconConditions`, and the payload of a
+/// condition's change.
+public struct BeaconConditionState: Codable, Hashable, Sendable {
+    public var condition: BeaconRegionSpec
+    public var state: Int
+
+    public init(condition: BeaconRegionSpec, state: Int) {
+        self.condition = condition
+        self.state = state
     }
 }
 
@@ -174,6 +206,8 @@ public enum DaemonReply: Codable, Hashable, Sendable {
     /// A beacon region's state now (`beaconRegionState`): `CLRegionState`'s raw value (0 unknown,
     /// 1 inside, 2 outside).
     case beaconRegionState(Int)
+    /// A monitor's beacon conditions (`monitorBeaconConditions`).
+    case beaconConditions([BeaconConditionState])
 }
 
 public enum DaemonEvent: Codable, Hashable, Sendable {
@@ -192,10 +226,11 @@ public enum DaemonEvent: Codable, Hashable, Sendable {
     /// delegates once and acknowledges with `acknowledgePending` after they returned.
     /// `kind` says which payload is set: `enter`/`exit` → `region`, `significant-change` →
     /// `location` (the delivery the significant-change service made), `visit` → `visit`,
-    /// `beacon-enter`/`beacon-exit` → `beacon` (the region).
+    /// `beacon-enter`/`beacon-exit` → `beacon` (the region); `monitor:NAME` → `region` (a circular
+    /// condition's change) or `beacon` and `beaconState` (a beacon condition's, decision 0053).
     case pending(
         sequence: UInt64, kind: String, region: RegionNotice?, location: Delivery? = nil, visit: Visit? = nil,
-        beacon: BeaconRegionSpec? = nil)
+        beacon: BeaconRegionSpec? = nil, beaconState: Int? = nil)
 }
 
 /// Pending events are taken by three kinds of takers (decisions 0039, 0049): a manager's delegate

@@ -108,8 +108,14 @@ extension DaemonCore {
                 sequence: event.sequence, kind: event.kind, region: nil,
                 beacon: try? decoder.decode(BeaconRegionSpec.self, from: event.payload))
         default:
+            // A monitor's change: a circular condition's region notice, or a beacon condition's state.
+            if let notice = try? decoder.decode(RegionNotice.self, from: event.payload) {
+                return .pending(sequence: event.sequence, kind: event.kind, region: notice)
+            }
+            let change = try? decoder.decode(BeaconConditionState.self, from: event.payload)
             return .pending(
-                sequence: event.sequence, kind: event.kind, region: try? decoder.decode(RegionNotice.self, from: event.payload))
+                sequence: event.sequence, kind: event.kind, region: nil, beacon: change?.condition,
+                beaconState: change?.state)
         }
     }
 }

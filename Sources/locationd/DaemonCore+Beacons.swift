@@ -6,7 +6,9 @@ import Foundation
 /// Beacon regions through locationd (decision 0050): the daemon watches an app's beacon regions
 /// with its own scanner, while a process of the app runs and while none does. An entry or exit is
 /// a pending event (`beacon-enter`, `beacon-exit`) sent to the app's delegate as region crossings
-/// are, and the reason to relaunch the app when it is not running.
+/// are, and the reason to relaunch the app when it is not running. A `CLMonitor`'s
+/// `BeaconIdentityCondition` is one too (its spec names the monitor; decision 0053): its changes
+/// are pending events for that monitor, as a circular condition's (0049).
 extension DaemonCore {
     /// `startMonitoring(for: CLBeaconRegion)` from a process of the app.
     func monitorBeaconRegion(_ region: BeaconRegionSpec, peer: Peer, app: App) -> DaemonReply {
@@ -21,29 +23,43 @@ extension DaemonCore {
         recordLaunchTarget(of: peer, app: app)
         do {
             try backgroundStore.saveBeaconRegion(
-                uid: app.key.uid, appID: app.key.appID, identifier: region.identifier,
-                region: JSONEncoder().encode(region))
+                uid: app.key.uid, appID: app.key.appID, identifier: region.key, region: JSONEncoder().encode(region))
         } catch {
             return .failure(DaemonError(.storage, "cannot store the beacon region: \(error)"))
         }
-        app.beaconRegions.withLock { $0[region.identifier] = region }
-        session.startMonitoring(identifier: region.identifier, constraint: region.constraint)
+        app.beaconRegions.withLock { $0[region.key] = region }
+        session.startMonitoring(identifier: region.key, constraint: region.constraint)
         return .ok
     }
 
-    func stopMonitoringBeaconRegion(_ identifier: String, app: App) -> DaemonReply {
+    /// Stops a region or condition by its key (`BeaconRegionSpec.key`).
+    func stopMonitoringBeaconRegion(_ key: String, app: App) -> DaemonReply {
         do {
-            try backgroundStore?.removeBeaconRegion(uid: app.key.uid, appID: app.key.appID, identifier: identifier)
+            try backgroundStore?.removeBeaconRegion(uid: app.key.uid, appID: app.key.appID, identifier: key)
         } catch {
             return .failure(DaemonError(.storage, "cannot forget the beacon region: \(error)"))
         }
-        let known = app.beaconRegions.withLock { $0.removeValue(forKey: identifier) != nil }
-        if known { app.beaconSession.withLock { $0 }?.stopMonitoring(identifier: identifier) }
+        let known = app.beaconRegions.withLock { $0.removeValue(forKey: key) != nil }
+        if known { app.beaconSession.withLock { $0 }?.stopMonitoring(identifier: key) }
         return .ok
     }
 
+    /// The app's beacon regions (not its monitors' conditions).
     func beaconRegions(of app: App) -> DaemonReply {
-        .beaconRegions(app.beaconRegions.withLock { $0.values.sorted { $0.identifier < $1.identifier } })
+        .beaconRegions(
+            app.beaconRegions.withLock { $0.values.filter { $0.monitor == nil }.sorted { $0.identifier < $1.identifier } })
+    }
+
+    /// The beacon conditions of the app's monitor `name`, each in the state the session holds (the
+    /// stored one after a restart).
+    func beaconConditions(of name: String, app: App) -> DaemonReply {
+        let conditions = app.beaconRegions.withLock { $0.values.filter { $0.monitor == name } }
+        let session = app.beaconSession.withLock { $0 }
+        return .beaconConditions(
+            conditions.sorted { $0.identifier < $1.identifier }.map { condition in
+                BeaconConditionState(
+                    condition: condition, state: session?.regionState(identifier: condition.key)?.rawValue ?? 0)
+            })
     }
 
     /// `requestState(for:)`: the state the daemon's session holds now (an app decided against
@@ -52,7 +68,7 @@ extension DaemonCore {
         guard !effectiveAuthorization(app).isDecidedAgainst else {
             return .failure(DaemonError(.notPermitted, "the app may not monitor regions"))
         }
-        guard app.beaconRegions.withLock({ $0[identifier] }) != nil,
+        guard let region = app.beaconRegions.withLock({ $0[identifier] }), region.monitor == nil,
             let state = app.beaconSession.withLock({ $0 })?.regionState(identifier: identifier)
         else { return .failure(DaemonError(.invalidArgument, "no beacon region \(identifier) is monitored")) }
         return .beaconRegionState(state.rawValue)
@@ -73,8 +89,8 @@ extension DaemonCore {
         guard !regions.isEmpty, let session = beaconSession(of: app) else { return }
         // In the state the app was last told: a restart neither repeats an entry nor invents one.
         for (region, state) in regions {
-            app.beaconRegions.withLock { $0[region.identifier] = region }
-            session.startMonitoring(identifier: region.identifier, constraint: region.constraint, state: state)
+            app.beaconRegions.withLock { $0[region.key] = region }
+            session.startMonitoring(identifier: region.key, constraint: region.constraint, state: state)
         }
     }
 
@@ -97,25 +113,42 @@ extension DaemonCore {
         }
     }
 
-    /// An entry or exit the app asked to hear: stored as a pending event, for an authorized app only
-    /// (a beacon says where the user is).
+    /// An entry or exit the app asked to hear, or a monitor's condition's change: stored as a
+    /// pending event, for an authorized app only (a beacon says where the user is).
     private func beaconAction(_ action: BeaconRangerAction, app: App) {
-        let (entered, identifier): (Bool, String)
+        let (entered, key): (Bool, String)
         switch action {
-        case let .entered(id): (entered, identifier) = (true, id)
-        case let .exited(id): (entered, identifier) = (false, id)
+        case let .entered(id): (entered, key) = (true, id)
+        case let .exited(id): (entered, key) = (false, id)
+        case let .determined(id, state): return beaconConditionChanged(id, to: state, app: app)
         default: return
         }
-        guard let region = app.beaconRegions.withLock({ $0[identifier] }),
+        guard let region = app.beaconRegions.withLock({ $0[key] }), region.monitor == nil,
             entered ? region.notifyOnEntry : region.notifyOnExit, effectiveAuthorization(app).allowsLocation
         else { return }
         do {
             // The region's new state goes in with the event (as a circular region's, decision 0039).
             pend(
                 app, kind: entered ? PendingKind.beaconEnter : PendingKind.beaconExit,
-                payload: try JSONEncoder().encode(region), beacon: (identifier, entered ? .inside : .outside))
+                payload: try JSONEncoder().encode(region), beacon: (key, entered ? .inside : .outside))
         } catch {
             logger.error("Cannot encode a beacon region", metadata: ["app": "\(app.key)", "error": "\(error)"])
+        }
+    }
+
+    /// A monitor's beacon condition became satisfied (inside) or unsatisfied (outside): a pending
+    /// event for that monitor, with the condition's new state stored in the same transaction.
+    private func beaconConditionChanged(_ key: String, to state: BeaconRegionState, app: App) {
+        guard state != .unknown, let condition = app.beaconRegions.withLock({ $0[key] }),
+            let monitor = condition.monitor, effectiveAuthorization(app).allowsLocation
+        else { return }
+        do {
+            pend(
+                app, kind: PendingKind.monitor(monitor),
+                payload: try JSONEncoder().encode(BeaconConditionState(condition: condition, state: state.rawValue)),
+                beacon: (key, state))
+        } catch {
+            logger.error("Cannot encode a beacon condition", metadata: ["app": "\(app.key)", "error": "\(error)"])
         }
     }
 }

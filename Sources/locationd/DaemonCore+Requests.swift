@@ -78,8 +78,10 @@ extension DaemonCore {
             reply(.ok)
         case let .monitorBeaconRegion(region):
             reply(monitorBeaconRegion(region, peer: peer, app: app))
-        case let .stopMonitoringBeaconRegion(identifier):
-            reply(stopMonitoringBeaconRegion(identifier, app: app))
+        case let .stopMonitoringBeaconRegion(identifier, monitor):
+            reply(stopMonitoringBeaconRegion(BeaconRegionSpec.key(identifier, monitor: monitor), app: app))
+        case let .monitorBeaconConditions(name):
+            reply(beaconConditions(of: name, app: app))
         case .beaconRegions:
             reply(beaconRegions(of: app))
         case let .beaconRegionState(identifier):

@@ -16,8 +16,9 @@ import Glibc
     static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
 
     /// One iBeacon of `uuid` (major 1, minor 2), heard at 10 Hz from `from` to `to` seconds after
-    /// the replay starts; nothing before.
-    static func recording(in harness: DaemonHarness, from: Double, to: Double) throws -> String {
+    /// the replay starts; nothing before. The replay loops; `until` stretches the loop with one
+    /// advert of another UUID at that time, so the beacon is silent from `to` to the next `from`.
+    static func recording(in harness: DaemonHarness, from: Double, to: Double, until: Double? = nil) throws -> String {
         let data = "0215" + uuid.replacingOccurrences(of: "-", with: "").lowercased() + "0001" + "0002" + "c5"
         var lines = ["# BeaconRelaunchTests: one beacon, silent until \(from) s"]
         var t = from
@@ -25,6 +26,11 @@ import Glibc
             lines.append(
                 #"{"t":\#(String(format: "%.1f", t)),"address":"5A:00:00:00:00:01","rssi":-60,"manufacturer":{"004c":"\#(data)"}}"#)
             t += 0.1
+        }
+        if let until {
+            let other = "0215" + String(repeating: "0", count: 31) + "1" + "0001" + "0001" + "c5"
+            lines.append(
+                #"{"t":\#(String(format: "%.1f", until)),"address":"5A:00:00:00:00:02","rssi":-60,"manufacturer":{"004c":"\#(other)"}}"#)
         }
         let path = harness.directory + "/adverts.jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -97,6 +103,60 @@ import Glibc
             "CoreLocationAppProbe", ["regions", "--seconds", "1"],
             extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
         #expect(restored.stdout.contains(" shop"), "\(restored)")
+    }
+
+    /// A `CLMonitor`'s beacon condition through locationd (decision 0053): the app is killed before
+    /// the beacon is heard; locationd stores the change for the monitor by name and launches the
+    /// app, whose monitor (made again, its condition found) reports `satisfied` once, and, with the
+    /// beacon silent for 30 s, `unsatisfied` while it runs.
+    @Test func killedAppsMonitorHearsItsBeaconConditionOnce() async throws {
+        let harness = try DaemonHarness()
+        let adverts = try Self.recording(in: harness, from: 15, to: 20, until: 80)
+        try await harness.start(
+            ["--simulate", "48.8584,2.2945", "--launcher", "exec", "--relaunch-pickup", "5"],
+            extra: ["CORELOCATION_BEACONS": "simulate:" + adverts])
+        defer { if let pid = harness.process.withLock({ $0?.processIdentifier }) { kill(pid, SIGKILL) } }
+        #expect(try await harness.run("locationctl", ["authorize", "org.example.beacon", "when-in-use"]).status == 0)
+        let plist = try harness.infoPlist(bundle: "org.example.beacon")
+        let log = harness.directory + "/app.log"
+        defer { BackgroundRelaunchTests.killAll(log) }
+        let app = try RunningApp(
+            harness, ["monitor", "shop", "beacon", Self.uuid, "door", "--log", log, "--seconds", "90"],
+            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 10) {
+                let running = await BackgroundRelaunchTests.background(harness)?.targets.first?.state == "running"
+                return running && BackgroundRelaunchTests.lines(log).contains { $0.hasPrefix("monitoring ") }
+            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        kill(app.process.processIdentifier, SIGKILL)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        #expect(MonitorRelaunchTests.conditions(log).isEmpty, "killed before the beacon was heard")
+
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 40) { MonitorRelaunchTests.conditions(log) == ["satisfied"] },
+            "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(BackgroundRelaunchTests.launches(log).map(\.reason) == ["none", "location"])
+        #expect(harness.logText.contains("kind=monitor:shop"), "\(harness.logText)")
+        let monitoring = BackgroundRelaunchTests.lines(log).filter { $0.hasPrefix("monitoring ") }.map {
+            String($0.split(separator: " ").last ?? "")
+        }
+        #expect(monitoring == ["added", "found"])
+        // The beacon falls silent at 20 s (until the loop comes round at 95 s): unsatisfied 30 s
+        // later, to the running process.
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 45) {
+                MonitorRelaunchTests.conditions(log) == ["satisfied", "unsatisfied"]
+            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        #expect(BackgroundRelaunchTests.launches(log).count == 2)
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 10) {
+                await BackgroundRelaunchTests.background(harness)?.targets.first?.pending == 0
+            })
+        // A beacon region of the app is not listed among its monitor's conditions, nor the other way round.
+        let regions = try await harness.run(
+            "CoreLocationAppProbe", ["regions", "--seconds", "1"],
+            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
+        #expect(!regions.stdout.contains(" door"), "\(regions)")
     }
 
     /// An app the user denied cannot monitor a beacon region through the daemon: the delegate hears
