@@ -7,7 +7,8 @@ import Synchronization
 
 /// The process's beacon scanner, chosen by `CORELOCATION_BEACONS` (docs/decisions/0029):
 ///
-/// - unset or `bluez`: BlueZ on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set);
+/// - unset or `bluez`: BlueZ on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set), passive or active scanning as
+///   `CORELOCATION_BLUEZ_SCAN` says (`auto`, `passive`, `active`; docs/decisions/0051);
 /// - `simulate:FILE`: a recorded-advertisement file (docs/beacons.md) replayed in a loop;
 /// - `off`: no scanner — ranging reports `rangingUnavailable`, as on hardware without Bluetooth LE.
 ///
@@ -31,7 +32,8 @@ package final class BeaconRuntime: Sendable {
         var scanner: (any BeaconScanner)?
         if setting == "bluez" {
             do {
-                scanner = try BlueZScanner(logger: logger)
+                scanner = try BlueZScanner(
+                    scanMode: BlueZScanMode(environment: environment, logger: logger), logger: logger)
             } catch {
                 logger.info("beacons: no system bus (\(error)); ranging is unavailable")
             }

@@ -21,8 +21,9 @@ public final class DBusClient: Sendable {
     /// Default method-call timeout.
     public static let defaultTimeout: Duration = .seconds(25)
 
-    // libdbus's DBusConnection: thread-safe once dbus_threads_init_default() has run (done before it is opened);
-    // freed only by the loop thread after close().
+    // libdbus's DBusConnection: thread-safe once dbus_threads_init_default() has run (done before it is opened).
+    // The loop thread closes it and drops its reference after close(); the client holds a second reference
+    // until deinit, so the pointer stays valid (a closed connection refuses to send) for as long as `self` lives.
     nonisolated(unsafe) let connection: OpaquePointer  // safe: libdbus locks it (see above)
     private let loop: DBusEventLoop
     let registry: DBusSubscriptionRegistry
@@ -83,6 +84,7 @@ public final class DBusClient: Sendable {
             dbus_connection_unref(opened)
             throw DBusCallError(.outOfMemory, "installing the event loop")
         }
+        _ = dbus_connection_ref(opened)  // the client's own reference, dropped in deinit
         let loop = self.loop
         // The loop thread becomes the connection's only closer; libdbus is thread-safe (see `connection`).
         nonisolated(unsafe) let handle = opened  // safe: libdbus is thread-safe; only the loop closes it
@@ -91,7 +93,10 @@ public final class DBusClient: Sendable {
         thread.start()
     }
 
-    deinit { loop.stop() }
+    deinit {
+        loop.stop()
+        dbus_connection_unref(connection)
+    }
 
     /// Ends the loop thread and closes the connection; pending calls fail with `.disconnected`.
     public func close() { loop.stop() }

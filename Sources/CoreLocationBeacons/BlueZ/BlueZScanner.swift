@@ -12,16 +12,20 @@ import Synchronization
 /// `PropertiesChanged` on `org.bluez.Device1` (ManufacturerData, ServiceData, RSSI); each one that carries RSSI
 /// or advertising data is one advertisement.
 ///
+/// Passive scanning (docs/decisions/0051): when the adapter offers `org.bluez.AdvertisementMonitorManager1` with
+/// the `or_patterns` type (and `scanMode` is not `.active`), an advertisement monitor matching the three beacon
+/// frames is registered instead, and discovery is not started; the same Device1 signals carry the adverts. A
+/// refused registration or a monitor BlueZ releases falls back to discovery.
+///
 /// Survives: no adapter (unavailable until one appears), the adapter powered off or removed (readings cleared,
-/// unavailable; discovery restarts when it is powered again or another appears), bluetoothd gone (the same;
-/// everything is set up again when `org.bluez` has an owner again). The AdvertisementMonitor API (passive
-/// scanning) is not used (docs/decisions/0029).
+/// unavailable; scanning restarts when it is powered again or another appears), bluetoothd gone (the same;
+/// everything is set up again, the monitor registered again, when `org.bluez` has an owner again).
 public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     public static let service = "org.bluez"
     static let adapterInterface = "org.bluez.Adapter1"
     static let deviceInterface = "org.bluez.Device1"
 
-    private struct State {
+    struct State {
         var subscribers: BeaconSubscribers?
         var watches: [DBusSubscription] = []
         var adapter: String?
@@ -31,20 +35,39 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         var devices: [String: BlueZDevice] = [:]
         /// Bumped by every setup and teardown, so a refresh that finishes late does nothing.
         var generation = 0
+        /// The beacon monitor's objects, exported while scanning (BlueZScanner+Monitor.swift).
+        var monitorExport: DBusExport?
+        /// The adapter our monitor is registered with (passive scanning), nil while discovering.
+        var monitorAdapter: String?
+        /// BlueZ released our monitor: discovery until bluetoothd restarts or scanning is set up again.
+        var monitorReleased = false
     }
 
-    private let client: DBusClient
-    private let logger: Logger
-    private let state = Mutex(State())
+    let client: DBusClient
+    let logger: Logger
+    let state = Mutex(State())
+    /// Which kind of scanning this scanner may use.
+    public let scanMode: BlueZScanMode
+    /// The root of this scanner's monitor objects (unique per scanner: several may share a connection).
+    let monitorRoot: String
 
-    public init(client: DBusClient, logger: Logger = Logger(label: "corelocation.beacons.bluez")) {
+    public init(
+        client: DBusClient, scanMode: BlueZScanMode = .active,
+        logger: Logger = Logger(label: "corelocation.beacons.bluez")
+    ) {
         self.client = client
+        self.scanMode = scanMode
         self.logger = logger
+        monitorRoot = Self.monitorRootPrefix + String(Self.scannerCount.add(1, ordering: .relaxed).newValue)
     }
 
-    /// A scanner on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set).
-    public convenience init(logger: Logger = Logger(label: "corelocation.beacons.bluez")) throws {
-        self.init(client: try DBusClient(bus: .system, logger: logger), logger: logger)
+    /// A scanner on the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set), scanning as `CORELOCATION_BLUEZ_SCAN`
+    /// says (`BlueZScanMode(environment:logger:)`) unless `scanMode` is given.
+    public convenience init(
+        scanMode: BlueZScanMode? = nil, logger: Logger = Logger(label: "corelocation.beacons.bluez")
+    ) throws {
+        let mode = scanMode ?? BlueZScanMode(environment: ProcessInfo.processInfo.environment, logger: logger)
+        self.init(client: try DBusClient(bus: .system, logger: logger), scanMode: mode, logger: logger)
     }
 
     public var isAvailable: Bool { state.withLock { $0.available } }
@@ -75,6 +98,9 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     /// The adapter scanning now (`/org/bluez/hci0`), if any.
     public var adapterPath: String? { state.withLock { $0.available ? $0.adapter : nil } }
 
+    /// True while an advertisement monitor (passive scanning) rather than discovery feeds the scanner.
+    public var isScanningPassively: Bool { state.withLock { $0.available && $0.monitorAdapter != nil } }
+
     private var subscribers: BeaconSubscribers {
         state.withLock { BeaconSubscribers.stored(in: &$0.subscribers, for: self) }
     }
@@ -97,7 +123,8 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     }
 
     func endScanning() {
-        let (watches, adapter) = state.withLock { state -> ([DBusSubscription], String?) in
+        let (watches, adapter, monitorAdapter, export) = state.withLock {
+            state -> ([DBusSubscription], String?, String?, DBusExport?) in
             state.generation += 1
             defer {
                 state.watches = []
@@ -105,10 +132,21 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
                 state.adapter = nil
                 state.available = false
                 state.announced = false
+                state.monitorExport = nil
+                state.monitorAdapter = nil
+                state.monitorReleased = false
             }
-            return (state.watches, state.available ? state.adapter : nil)
+            return (state.watches, state.available ? state.adapter : nil, state.monitorAdapter, state.monitorExport)
         }
         for watch in watches { watch.cancel() }
+        if let monitorAdapter {
+            Task {
+                await unregisterMonitor(on: monitorAdapter)
+                export?.cancel()
+            }
+            return
+        }
+        export?.cancel()
         guard let adapter else { return }
         Task {
             do {
@@ -121,7 +159,7 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         }
     }
 
-    private func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
+    func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
 
     private func watch(generation: Int) async {
         do {
@@ -156,6 +194,11 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
 
     private func ownerChanged(_ owner: String?, generation: Int) {
         guard isCurrent(generation) else { return }
+        // A new (or no) bluetoothd knows nothing of our monitor: register it again, passive allowed again.
+        state.withLock { state in
+            state.monitorAdapter = nil
+            state.monitorReleased = false
+        }
         if owner == nil {
             logger.info("BlueZ: bluetoothd is not running")
             setUnavailable()
@@ -164,8 +207,9 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         }
     }
 
-    /// Reads the adapters and devices, picks the first powered adapter and starts discovery on it.
-    private func refresh(generation: Int) async {
+    /// Reads the adapters and devices, picks the first powered adapter and registers the beacon monitor with it
+    /// or starts discovery on it.
+    func refresh(generation: Int) async {
         let objects: [String: [String: [String: DBusValue]]]
         do {
             objects = try await client.managedObjects(at: "/", on: Self.service, timeout: .seconds(5))
@@ -183,24 +227,17 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
             return
         }
         guard isCurrent(generation) else { return }
-        do {
-            _ = try await client.call(
-                destination: Self.service, path: adapter, interface: Self.adapterInterface,
-                member: "SetDiscoveryFilter",
-                arguments: [.dictionary(["Transport": .string("le"), "DuplicateData": .bool(true)])],
-                timeout: .seconds(5))
-            let discovering = objects[adapter]?[Self.adapterInterface]?["Discovering"]?.bool == true
-            do {
-                _ = try await client.call(
-                    destination: Self.service, path: adapter, interface: Self.adapterInterface,
-                    member: "StartDiscovery", timeout: .seconds(5))
-            } catch let error as DBusCallError where discovering && error.name == "org.bluez.Error.InProgress" {
-                // Someone else's discovery is running: ours joins it.
+        let passive = await startMonitor(on: adapter, objects: objects, generation: generation)
+        if !passive {
+            guard scanMode != .passive else {
+                logger.warning("BlueZ: \(BlueZScanMode.environmentKey)=passive, and \(adapter) cannot monitor; not scanning")
+                setUnavailable()
+                return
             }
-        } catch {
-            logger.warning("BlueZ: starting discovery on \(adapter) failed: \(error)")
-            setUnavailable()
-            return
+            guard await startDiscovery(on: adapter, objects: objects) else {
+                setUnavailable()
+                return
+            }
         }
         var devices: [String: BlueZDevice] = [:]
         for (path, interfaces) in objects where path.hasPrefix(adapter + "/") {
@@ -218,11 +255,35 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
             state.announced = true
             return state.subscribers
         }
-        logger.debug("BlueZ: discovering on \(adapter)")
         subscribers?.send(.availability(true))
     }
 
-    private func setUnavailable() {
+    /// `SetDiscoveryFilter` (LE, duplicates) and `StartDiscovery` (or joining one already running); false when
+    /// BlueZ refused.
+    private func startDiscovery(on adapter: String, objects: [String: [String: [String: DBusValue]]]) async -> Bool {
+        do {
+            _ = try await client.call(
+                destination: Self.service, path: adapter, interface: Self.adapterInterface,
+                member: "SetDiscoveryFilter",
+                arguments: [.dictionary(["Transport": .string("le"), "DuplicateData": .bool(true)])],
+                timeout: .seconds(5))
+            let discovering = objects[adapter]?[Self.adapterInterface]?["Discovering"]?.bool == true
+            do {
+                _ = try await client.call(
+                    destination: Self.service, path: adapter, interface: Self.adapterInterface,
+                    member: "StartDiscovery", timeout: .seconds(5))
+            } catch let error as DBusCallError where discovering && error.name == "org.bluez.Error.InProgress" {
+                // Someone else's discovery is running: ours joins it.
+            }
+        } catch {
+            logger.warning("BlueZ: starting discovery on \(adapter) failed: \(error)")
+            return false
+        }
+        logger.info("BlueZ: active scanning (discovery) on \(adapter)")
+        return true
+    }
+
+    func setUnavailable() {
         let subscribers = state.withLock { state -> BeaconSubscribers? in
             state.devices = [:]
             guard state.available || !state.announced else { return nil }
@@ -245,7 +306,11 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
 
     private func removed(_ path: String, _ interfaces: [String], generation: Int) {
         if interfaces.contains(Self.adapterInterface) {
-            let wasOurs = state.withLock { $0.adapter == path }
+            let wasOurs = state.withLock { state -> Bool in
+                // BlueZ drops an adapter's monitors with it.
+                if state.monitorAdapter == path { state.monitorAdapter = nil }
+                return state.adapter == path
+            }
             if wasOurs {
                 logger.info("BlueZ: adapter \(path) removed")
                 setUnavailable()
