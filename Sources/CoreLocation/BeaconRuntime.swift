@@ -25,15 +25,19 @@ package final class BeaconRuntime: Sendable {
         self.scheduler = scheduler
     }
 
-    package convenience init(environment: [String: String]) {
+    /// `scanMode`: how BlueZ scans when `CORELOCATION_BLUEZ_SCAN` is unset (locationd, which only watches
+    /// regions, scans passively where the adapter can; apps range, which needs discovery: decision 0051).
+    package convenience init(environment: [String: String], scanMode: BlueZScanMode = .active) {
         let scheduler = DispatchScheduler(queue: DispatchQueue(label: "corelocation.beacons"))
         let logger = Logger(label: "corelocation.beacons")
         let setting = environment["CORELOCATION_BEACONS"] ?? "bluez"
         var scanner: (any BeaconScanner)?
         if setting == "bluez" {
             do {
-                scanner = try BlueZScanner(
-                    scanMode: BlueZScanMode(environment: environment, logger: logger), logger: logger)
+                let chosen =
+                    environment[BlueZScanMode.environmentKey] == nil
+                    ? scanMode : BlueZScanMode(environment: environment, logger: logger)
+                scanner = try BlueZScanner(scanMode: chosen, logger: logger)
             } catch {
                 logger.info("beacons: no system bus (\(error)); ranging is unavailable")
             }

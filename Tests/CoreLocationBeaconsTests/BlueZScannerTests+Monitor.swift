@@ -46,6 +46,12 @@ extension BlueZScannerTests {
         try await waitUntil(recorder, "an advert") { adverts($0).count == 1 }
         #expect(adverts(recorder.values).first?.rssi == -58)
         #expect(adverts(recorder.values).first?.frames.map(\.format) == [.iBeacon])
+        // Heard again with its RSSI within 8 dB: bluetoothd calls DeviceFound and changes no property. The
+        // beacon is there (its frames), with no new reading (RSSI 0, not the stale −58).
+        #expect(try drive(bus, ["monitor-call", "hci0", client.uniqueName, "DeviceFound", Self.address]) == "ok\n")
+        try await waitUntil(recorder, "a presence") { adverts($0).count == 2 }
+        #expect(adverts(recorder.values).last?.rssi == 0)
+        #expect(adverts(recorder.values).last?.frames.map(\.format) == [.iBeacon])
 
         subscription.cancel()
         let after = try await waitForMonitors(bus, "hci0", "unregistered 1")

@@ -133,9 +133,13 @@ extension BlueZScanner {
                 return state.monitorAdapter != nil
             }
             if fallBack { Task { await self.monitorReleased(generation: generation) } }
-        case "DeviceFound", "DeviceLost":
-            // The adverts come as Device1 signals, as with discovery; these only say a device came or went.
-            logger.trace("BlueZ: \(call.member) \(call.arguments.first?.string ?? "?")")
+        case "DeviceFound":
+            // Without RSSI thresholds bluetoothd calls DeviceFound at every matching advertisement, while it
+            // reports the device's properties only when they change (RSSI by 8 dB or more): DeviceFound is
+            // what says a still beacon is still there (decision 0051).
+            if let path = call.arguments.first?.string { devicePresent(path) }
+        case "DeviceLost":
+            logger.trace("BlueZ: DeviceLost \(call.arguments.first?.string ?? "?")")
         default:
             return .unknownMethod(call)
         }

@@ -334,6 +334,19 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         }
     }
 
+    /// A matched device heard again with nothing new to say (passive scanning's DeviceFound): its last data as
+    /// an advertisement without a reading (RSSI 0), so ranging lists it and a region keeps it inside without a
+    /// stale RSSI counting as a sample.
+    func devicePresent(_ path: String) {
+        let (advertisement, subscribers) = state.withLock { state -> (BeaconAdvertisement?, BeaconSubscribers?) in
+            guard state.available, let adapter = state.adapter, path.hasPrefix(adapter + "/") else { return (nil, nil) }
+            return (state.devices[path]?.advertisement, state.subscribers)
+        }
+        guard var advertisement else { return }
+        advertisement.rssi = 0
+        subscribers?.send(.advertisement(advertisement))
+    }
+
     private func deviceChanged(_ path: String, _ changed: [String: DBusValue]) {
         let (advertisement, subscribers) = state.withLock { state -> (BeaconAdvertisement?, BeaconSubscribers?) in
             guard state.available, let adapter = state.adapter, path.hasPrefix(adapter + "/") else { return (nil, nil) }
