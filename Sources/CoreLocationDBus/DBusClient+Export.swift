@@ -1,24 +1,6 @@
 import CCoreLocationDBus
 import Synchronization
 
-/// An exported path; `cancel()` (idempotent, also on release) unregisters it, after which calls to it get
-/// libdbus's own `UnknownMethod` error.
-public final class DBusExport: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
-
-    init(_ cancel: @escaping @Sendable () -> Void) { cancellation = Mutex(cancel) }
-
-    public func cancel() {
-        let cancel = cancellation.withLock { value in
-            defer { value = nil }
-            return value
-        }
-        cancel?()
-    }
-
-    deinit { cancel() }
-}
-
 extension DBusClient {
     /// Answers the method calls other peers make to `path` — and with `subtree`, to every path below it — with
     /// `handler`. The handler runs on the loop thread while the connection dispatches (no polling), in arrival

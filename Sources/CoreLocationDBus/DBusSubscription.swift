@@ -1,7 +1,14 @@
 import Synchronization
 
 /// A live signal subscription; `cancel()` (idempotent) stops delivery and removes the bus match.
-public final class DBusSubscription: Sendable {
+public typealias DBusSubscription = DBusCancellation
+
+/// An exported path; `cancel()` (idempotent, also on release) unregisters it, after which calls to it get
+/// libdbus's own `UnknownMethod` error.
+public typealias DBusExport = DBusCancellation
+
+/// Something on the connection that lasts until `cancel()` (idempotent) or release undoes it.
+public final class DBusCancellation: Sendable {
     private let cancellation: Mutex<(@Sendable () -> Void)?>
 
     init(_ cancel: @escaping @Sendable () -> Void) { cancellation = Mutex(cancel) }

@@ -22,7 +22,10 @@ extension BlueZScannerTests {
         throw DriverFailure(description: "timed out waiting for '\(wanted)'; last: \(line)")
     }
 
-    @Test func passiveScanningRegistersTheBeaconMonitorAndDoesNotDiscover() async throws {
+    /// A mock adapter that offers a monitor, with one device, and a subscribed `.automatic` scanner, available.
+    func scanningPassively() async throws
+        -> (PrivateBus, DBusClient, BlueZScanner, Recorder<BeaconScanEvent>, BeaconScanSubscription)
+    {
         let bus = try PrivateBus()
         try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
         try drive(bus, ["monitor-adapter", "hci0", "--", "device", "hci0", Self.address])
@@ -31,6 +34,11 @@ extension BlueZScannerTests {
         let recorder = Recorder<BeaconScanEvent>()
         let subscription = scanner.subscribe { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
+        return (bus, client, scanner, recorder, subscription)
+    }
+
+    @Test func passiveScanningRegistersTheBeaconMonitorAndDoesNotDiscover() async throws {
+        let (bus, client, scanner, recorder, subscription) = try await scanningPassively()
         #expect(scanner.isScanningPassively)
         #expect(try drive(bus, ["monitors", "hci0"]).contains("registered 1 unregistered 0"))
 
@@ -61,14 +69,7 @@ extension BlueZScannerTests {
     }
 
     @Test func aReleasedMonitorFallsBackToDiscovery() async throws {
-        let bus = try PrivateBus()
-        try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(bus, ["monitor-adapter", "hci0", "--", "device", "hci0", Self.address])
-        let client = try bus.client()
-        let scanner = BlueZScanner(client: client, scanMode: .automatic)
-        let recorder = Recorder<BeaconScanEvent>()
-        let subscription = scanner.subscribe { recorder.append($0) }
-        try await waitUntil(recorder, "available") { availability($0) == true }
+        let (bus, client, scanner, recorder, subscription) = try await scanningPassively()
         #expect(try drive(bus, ["monitors", "hci0"]).contains("registered 1 unregistered 0"))
 
         #expect(try drive(bus, ["monitor-call", "hci0", client.uniqueName, "Release"]) == "ok\n")

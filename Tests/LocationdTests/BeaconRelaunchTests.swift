@@ -37,6 +37,23 @@ import Glibc
         return path
     }
 
+    /// Starts the app (with no scanner of its own: what it hears comes from the daemon) and
+    /// SIGKILLs it once locationd holds its launch target (and its log has a line starting `ready`).
+    static func runAndKill(
+        _ harness: DaemonHarness, _ arguments: [String], plist: String, log: String, ready: String? = nil
+    ) async throws {
+        let app = try RunningApp(
+            harness, arguments + ["--log", log, "--seconds", "90"],
+            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
+        #expect(
+            await BackgroundRelaunchTests.wait(timeout: 10) {
+                let running = await BackgroundRelaunchTests.background(harness)?.targets.first?.state == "running"
+                return running && (ready.map { ready in BackgroundRelaunchTests.lines(log).contains { $0.hasPrefix(ready) } } ?? true)
+            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
+        kill(app.process.processIdentifier, SIGKILL)
+        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+    }
+
     /// Then locationd is killed and restarted: the region is watched again in the state the app
     /// was told (inside), so the replay's beacon, heard again from the start, is no new entry.
     @Test func killedAppIsRelaunchedForItsBeaconRegionsEntryAndHearsItOnce() async throws {
@@ -52,16 +69,7 @@ import Glibc
         let plist = try harness.infoPlist(bundle: "org.example.beacon")
         let log = harness.directory + "/app.log"
         defer { BackgroundRelaunchTests.killAll(log) }
-        // The app has no scanner of its own: what it hears comes from the daemon.
-        let app = try RunningApp(
-            harness, ["beacon-region", Self.uuid, "shop", "--log", log, "--seconds", "90"],
-            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
-        #expect(
-            await BackgroundRelaunchTests.wait(timeout: 10) {
-                await BackgroundRelaunchTests.background(harness)?.targets.first?.state == "running"
-            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
-        kill(app.process.processIdentifier, SIGKILL)
-        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        try await Self.runAndKill(harness, ["beacon-region", Self.uuid, "shop"], plist: plist, log: log)
         #expect(BackgroundRelaunchTests.events(log).isEmpty, "killed before the beacon was heard")
 
         // The beacon is heard: locationd stores the entry and starts the app, whose delegate hears it.
@@ -120,16 +128,8 @@ import Glibc
         let plist = try harness.infoPlist(bundle: "org.example.beacon")
         let log = harness.directory + "/app.log"
         defer { BackgroundRelaunchTests.killAll(log) }
-        let app = try RunningApp(
-            harness, ["monitor", "shop", "beacon", Self.uuid, "door", "--log", log, "--seconds", "90"],
-            extra: ["CORELOCATION_INFO_PLIST": plist, "CORELOCATION_BEACONS": "off"])
-        #expect(
-            await BackgroundRelaunchTests.wait(timeout: 10) {
-                let running = await BackgroundRelaunchTests.background(harness)?.targets.first?.state == "running"
-                return running && BackgroundRelaunchTests.lines(log).contains { $0.hasPrefix("monitoring ") }
-            }, "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
-        kill(app.process.processIdentifier, SIGKILL)
-        _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
+        try await Self.runAndKill(
+            harness, ["monitor", "shop", "beacon", Self.uuid, "door"], plist: plist, log: log, ready: "monitoring ")
         #expect(MonitorRelaunchTests.conditions(log).isEmpty, "killed before the beacon was heard")
 
         #expect(
