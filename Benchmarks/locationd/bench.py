@@ -173,6 +173,10 @@ class Clients:
 
     def loop(self):
         while self.running:
+            # Every ready socket is read and stamped first, then parsed: parsing one client's message
+            # (a regex, a float, for gpsd an ISO time) must not delay the next client's stamp, and the
+            # two protocols cost the parser differently.
+            received = []
             for key, _ in self.selector.select(timeout=0.2):
                 client = key.data
                 now = time.monotonic()
@@ -182,6 +186,8 @@ class Clients:
                     continue
                 except OSError:
                     data = b""
+                received.append((client, now, data))
+            for client, now, data in received:
                 if not data:
                     client.connected = False
                     self.selector.unregister(client.sock)
@@ -277,37 +283,65 @@ def measure(feed, clients, first, last):
     return latencies, drops, served
 
 
+def run_round(system, n, seconds, feed, socket_path, gpsd_port, daemon_pid, app_ready):
+    """One system's clients for `seconds`: latencies, drops, served, locationd's CPU % and RSS."""
+    group = Clients()
+    made = []
+    for _ in range(n):
+        client = group.add_locationd(socket_path) if system == "locationd" else group.add_gpsd(gpsd_port)
+        if client:
+            made.append(client)
+    if system == "locationd":
+        app_ready(made)
+    time.sleep(3)  # warm-up: every client registered and receiving
+    first = feed.k + 1
+    cpu0, wall0 = cpu_seconds(daemon_pid), time.monotonic()
+    time.sleep(seconds)
+    last = feed.k - 2
+    cpu = (cpu_seconds(daemon_pid) - cpu0) / (time.monotonic() - wall0) * 100 if system == "locationd" else None
+    rss = rss_kib(daemon_pid) if system == "locationd" else None
+    time.sleep(1)  # the last epochs' stragglers
+    latencies, drops, served = measure(feed, made, first, last)
+    group.close()
+    time.sleep(2)
+    return latencies, drops, served, last - first, cpu, rss
+
+
 def run_fanout(args, feed, socket_path, gpsd_port, daemon_pid, app_ready):
+    """Per N, the two systems take turns in `--rounds` rounds (gpsd first in every other round), each
+    system `--seconds` in all: a stretch of a busy machine falls on both alike. A row pools its rounds."""
     rows = []
     for n in args.clients:
+        rounds = args.rounds if n <= 64 else 1  # gpsd serves 64 at most: larger rows do not compare
+        pooled = {system: dict(latencies=[], drops=0, served=0, epochs=0, cpu=[], rss=None, p50s=[])
+                  for system in ("locationd", "gpsd")}
+        for r in range(rounds):
+            order = ("locationd", "gpsd") if r % 2 == 0 else ("gpsd", "locationd")
+            for system in order:
+                latencies, drops, served, epochs, cpu, rss = run_round(
+                    system, n, args.seconds / rounds, feed, socket_path, gpsd_port, daemon_pid, app_ready)
+                row = pooled[system]
+                row["latencies"] += latencies
+                row["drops"] += drops
+                row["served"] = max(row["served"], served)
+                row["epochs"] += epochs
+                row["p50s"].append(percentile(latencies, 50))
+                if cpu is not None:
+                    row["cpu"].append(cpu)
+                    row["rss"] = rss
         for system in ("locationd", "gpsd"):
-            group = Clients()
-            made = []
-            for _ in range(n):
-                client = group.add_locationd(socket_path) if system == "locationd" else group.add_gpsd(gpsd_port)
-                if client:
-                    made.append(client)
-            if system == "locationd":
-                app_ready(made)
-            time.sleep(3)  # warm-up: every client registered and receiving
-            first = feed.k + 1
-            cpu0, wall0 = cpu_seconds(daemon_pid), time.monotonic()
-            time.sleep(args.seconds)
-            last = feed.k - 2
-            cpu = (cpu_seconds(daemon_pid) - cpu0) / (time.monotonic() - wall0) * 100 if system == "locationd" else None
-            rss = rss_kib(daemon_pid) if system == "locationd" else None
-            time.sleep(1)  # the last epochs' stragglers
-            latencies, drops, served = measure(feed, made, first, last)
-            group.close()
-            rows.append(dict(n=n, system=system, served=served, epochs=last - first,
+            row = pooled[system]
+            latencies = row["latencies"]
+            cpu = sum(row["cpu"]) / len(row["cpu"]) if row["cpu"] else None
+            rows.append(dict(n=n, system=system, served=row["served"], epochs=row["epochs"], rounds=rounds,
                              p50=percentile(latencies, 50), p99=percentile(latencies, 99),
-                             p999=percentile(latencies, 99.9), drops=drops, cpu=cpu, rss=rss,
-                             load=os.getloadavg()[0]))
+                             p999=percentile(latencies, 99.9), drops=row["drops"], cpu=cpu, rss=row["rss"],
+                             round_p50=row["p50s"], load=os.getloadavg()[0]))
             r = rows[-1]
-            print("%5d %-9s served %4d  p50 %7.2f  p99 %7.2f  p99.9 %7.2f ms  drops %d%s  (load %.1f)" % (
-                n, system, served, r["p50"], r["p99"], r["p999"], drops,
-                "  cpu %.1f%%  rss %d KiB" % (cpu, rss) if cpu is not None else "", r["load"]), flush=True)
-            time.sleep(2)
+            print("%5d %-9s served %4d  p50 %7.2f  p99 %7.2f  p99.9 %7.2f ms  drops %d%s  (rounds' p50 %s; load %.1f)" % (
+                n, system, r["served"], r["p50"], r["p99"], r["p999"], r["drops"],
+                "  cpu %.1f%%  rss %d KiB" % (cpu, r["rss"]) if cpu is not None else "",
+                " ".join("%.2f" % p for p in r["round_p50"]), r["load"]), flush=True)
     return rows
 
 
@@ -338,6 +372,8 @@ def main():
     parser.add_argument("bin")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--clients", default="8,64,256,1000")
+    parser.add_argument("--rounds", type=int, default=6,
+                        help="per N up to 64, the systems take turns this many times (each --seconds in all)")
     parser.add_argument("--trials", type=int, default=1000)
     parser.add_argument("--out", default=None)
     parser.add_argument("--idle-seconds", type=float, default=60, help="the idle measurement (issue 10: 60 s)")
