@@ -25,19 +25,15 @@ package final class BeaconRuntime: Sendable {
         self.scheduler = scheduler
     }
 
-    /// `scanMode`: how BlueZ scans when `CORELOCATION_BLUEZ_SCAN` is unset (locationd, which only watches
-    /// regions, scans passively where the adapter can; apps range, which needs discovery: decision 0051).
-    package convenience init(environment: [String: String], scanMode: BlueZScanMode = .active) {
+    package convenience init(environment: [String: String]) {
         let scheduler = DispatchScheduler(queue: DispatchQueue(label: "corelocation.beacons"))
         let logger = Logger(label: "corelocation.beacons")
         let setting = environment["CORELOCATION_BEACONS"] ?? "bluez"
         var scanner: (any BeaconScanner)?
         if setting == "bluez" {
             do {
-                let chosen =
-                    environment[BlueZScanMode.environmentKey] == nil
-                    ? scanMode : BlueZScanMode(environment: environment, logger: logger)
-                scanner = try BlueZScanner(scanMode: chosen, logger: logger)
+                scanner = try BlueZScanner(
+                    scanMode: BlueZScanMode(environment: environment, logger: logger), logger: logger)
             } catch {
                 logger.info("beacons: no system bus (\(error)); ranging is unavailable")
             }

@@ -40,7 +40,22 @@ public protocol BeaconScanner: AnyObject, Sendable {
     /// can answer Apple's synchronous class methods from any thread.
     func checkAvailability(timeout: Duration) -> Bool
     /// Delivers events to `handler` (on the scanner's thread; return quickly) until the subscription is cancelled.
+    /// The subscriber wants every advertisement with its reading (ranging).
     func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription
+    /// The same; with `wantsEveryAdvertisement` false, hearing that a beacon is there is enough (region
+    /// monitoring), which lets a scanner listen passively (BlueZ's advertisement monitor, decision 0051).
+    func subscribe(
+        wantsEveryAdvertisement: Bool, _ handler: @escaping @Sendable (BeaconScanEvent) -> Void
+    ) -> BeaconScanSubscription
+}
+
+extension BeaconScanner {
+    /// Scanners that hear every advertisement anyway (a replay) subscribe both kinds alike.
+    public func subscribe(
+        wantsEveryAdvertisement: Bool, _ handler: @escaping @Sendable (BeaconScanEvent) -> Void
+    ) -> BeaconScanSubscription {
+        subscribe(handler)
+    }
 }
 
 /// A scanner subscription; `cancel()` (or releasing it) ends it.

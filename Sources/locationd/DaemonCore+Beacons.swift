@@ -97,10 +97,7 @@ extension DaemonCore {
     /// The app's session on the daemon's scanner, made at its first region; nil without a scanner.
     private func beaconSession(of app: App) -> BeaconRangingSession? {
         let runtime = beaconScanner.withLock { runtime in
-            // Regions only (apps range in their own processes): passive scanning where the adapter offers it.
-            if runtime == nil {
-                runtime = BeaconRuntime(environment: ProcessInfo.processInfo.environment, scanMode: .automatic)
-            }
+            if runtime == nil { runtime = BeaconRuntime(environment: ProcessInfo.processInfo.environment) }
             return runtime
         }
         guard let runtime, let scanner = runtime.scanner else { return nil }

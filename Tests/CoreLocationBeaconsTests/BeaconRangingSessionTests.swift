@@ -67,3 +67,39 @@ struct BeaconRangingSessionTests {
         #expect(outputs.values.last == .action(.determined(identifier: "door", .outside)))
     }
 }
+
+/// What a session asks of its scanner: every advertisement while it ranges, presence for regions alone
+/// (decision 0051), swapped without the scanner ever losing its last subscriber.
+struct BeaconSubscriptionKindTests {
+    /// Logs `+ranging`/`+regions` at each subscription and `-…` at its end, and the subscriber count after.
+    final class KindLog: BeaconScanner {
+        let entries = Recorder<String>()
+        var isAvailable: Bool { true }
+        func checkAvailability(timeout: Duration) -> Bool { true }
+        func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription {
+            subscribe(wantsEveryAdvertisement: true, handler)
+        }
+        func subscribe(
+            wantsEveryAdvertisement: Bool, _ handler: @escaping @Sendable (BeaconScanEvent) -> Void
+        ) -> BeaconScanSubscription {
+            let kind = wantsEveryAdvertisement ? "ranging" : "regions"
+            entries.append("+\(kind)")
+            return BeaconScanSubscription { [entries] in entries.append("-\(kind)") }
+        }
+    }
+
+    @Test func rangingAsksForEveryAdvertisementAndRegionsForPresence() {
+        let scanner = KindLog()
+        let session = BeaconRangingSession(scanner: scanner, scheduler: ManualScheduler()) { _ in }
+        let constraint = BeaconConstraint(uuid: BeaconRangingSessionTests.uuid, major: 1)
+        session.startMonitoring(identifier: "door", constraint: constraint)
+        #expect(scanner.entries.values == ["+regions"])
+        session.startRanging(constraint)
+        #expect(scanner.entries.values == ["+regions", "+ranging", "-regions"], "the new one before the old ends")
+        session.stopRanging(constraint)
+        #expect(scanner.entries.values.suffix(2) == ["+regions", "-ranging"])
+        session.stopMonitoring(identifier: "door")
+        #expect(scanner.entries.values.last == "-regions")
+        #expect(scanner.entries.values.count == 6)
+    }
+}

@@ -32,7 +32,8 @@ extension BlueZScannerTests {
         let client = try bus.client()
         let scanner = BlueZScanner(client: client, scanMode: .automatic)
         let recorder = Recorder<BeaconScanEvent>()
-        let subscription = scanner.subscribe { recorder.append($0) }
+        // Region monitoring: hearing that a beacon is there is enough (no discovery beside the monitor).
+        let subscription = scanner.subscribe(wantsEveryAdvertisement: false) { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
         return (bus, client, scanner, recorder, subscription)
     }
@@ -66,6 +67,36 @@ extension BlueZScannerTests {
         #expect(after.hasPrefix("roots none"), "\(after)")
         #expect(!scanner.isScanningPassively)
         #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"), "never discovered")
+    }
+
+    /// `auto`: while something ranges, discovery runs beside the monitor (every reading); after the last
+    /// ranging subscriber it stops and the monitor goes on. `passive` never discovers, ranging or not.
+    @Test func rangingBesideTheMonitorDiscoversUntilItStops() async throws {
+        let (bus, _, scanner, _, regions) = try await scanningPassively()
+        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"))
+        let ranging = scanner.subscribe { _ in }
+        try await waitForDiscovery(bus, true)
+        let filter = try drive(bus, ["filter", "hci0"])
+        #expect(filter.contains("DuplicateData=1") && filter.contains("discovering True"), "\(filter)")
+        #expect(scanner.isScanningPassively, "the monitor stays")
+        ranging.cancel()
+        try await waitForDiscovery(bus, false)
+        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"))
+        #expect(try drive(bus, ["monitors", "hci0"]).contains("registered 1 unregistered 0"))
+        regions.cancel()
+        try await waitForMonitors(bus, "hci0", "unregistered 1")
+
+        let passiveBus = try PrivateBus()
+        try await passiveBus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
+        try drive(passiveBus, ["monitor-adapter", "hci0"])
+        let passive = BlueZScanner(client: try passiveBus.client(), scanMode: .passive)
+        let recorder = Recorder<BeaconScanEvent>()
+        let passiveRanging = passive.subscribe { recorder.append($0) }
+        try await waitUntil(recorder, "available") { availability($0) == true }
+        try await waitForMonitors(passiveBus, "hci0", "registered 1")
+        // The set-up starts any discovery before it announces the scanner available.
+        #expect(try drive(passiveBus, ["filter", "hci0"]).contains("discovering False"))
+        passiveRanging.cancel()
     }
 
     @Test func aReleasedMonitorFallsBackToDiscovery() async throws {
@@ -130,7 +161,8 @@ extension BlueZScannerTests {
         let client = try bus.client()
         let scanner = BlueZScanner(client: client, scanMode: .automatic)
         let recorder = Recorder<BeaconScanEvent>()
-        let subscription = scanner.subscribe { recorder.append($0) }
+        // Region monitoring: hearing that a beacon is there is enough (no discovery beside the monitor).
+        let subscription = scanner.subscribe(wantsEveryAdvertisement: false) { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
         try await waitForMonitors(bus, "hci0", "registered 1")
 

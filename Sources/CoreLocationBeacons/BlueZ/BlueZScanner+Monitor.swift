@@ -149,7 +149,10 @@ extension BlueZScanner {
     /// BlueZ released our monitor: unregister it and discover instead.
     private func monitorReleased(generation: Int) async {
         let adapter = state.withLock { state -> String? in
-            defer { state.monitorAdapter = nil }
+            defer {
+                state.monitorAdapter = nil
+                state.discoveringBesideMonitor = false
+            }
             return state.monitorAdapter
         }
         guard let adapter, isCurrent(generation) else { return }

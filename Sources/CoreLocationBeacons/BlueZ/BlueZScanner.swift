@@ -41,6 +41,11 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         var monitorAdapter: String?
         /// BlueZ released our monitor: discovery until bluetoothd restarts or scanning is set up again.
         var monitorReleased = false
+        /// Subscribers that want every advertisement (ranging): while there are any, discovery runs beside
+        /// the monitor, since passively bluetoothd reports a reading only when it moves by 8 dB.
+        var rangingSubscribers = 0
+        /// Discovery started beside the monitor for them.
+        var discoveringBesideMonitor = false
     }
 
     let client: DBusClient
@@ -52,7 +57,7 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     let monitorRoot: String
 
     public init(
-        client: DBusClient, scanMode: BlueZScanMode = .active,
+        client: DBusClient, scanMode: BlueZScanMode = .automatic,
         logger: Logger = Logger(label: "corelocation.beacons.bluez")
     ) {
         self.client = client
@@ -106,10 +111,45 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     }
 
     public func subscribe(_ handler: @escaping @Sendable (BeaconScanEvent) -> Void) -> BeaconScanSubscription {
+        subscribe(wantsEveryAdvertisement: true, handler)
+    }
+
+    public func subscribe(
+        wantsEveryAdvertisement: Bool, _ handler: @escaping @Sendable (BeaconScanEvent) -> Void
+    ) -> BeaconScanSubscription {
         let available = isAvailable
+        if wantsEveryAdvertisement { rangingSubscribersChanged(by: 1) }
         let subscription = subscribers.add(handler)
         if available { handler(.availability(true)) }
-        return subscription
+        guard wantsEveryAdvertisement else { return subscription }
+        return BeaconScanSubscription { [weak self] in
+            subscription.cancel()
+            self?.rangingSubscribersChanged(by: -1)
+        }
+    }
+
+    /// Starts discovery beside the monitor for the first ranging subscriber, stops it after the last.
+    private func rangingSubscribersChanged(by delta: Int) {
+        let change = state.withLock { state -> (adapter: String, start: Bool)? in
+            state.rangingSubscribers += delta
+            // `passive` was asked for: no discovery, ranging or not.
+            guard scanMode == .automatic, state.available, let adapter = state.monitorAdapter else { return nil }
+            let wanted = state.rangingSubscribers > 0
+            guard wanted != state.discoveringBesideMonitor else { return nil }
+            state.discoveringBesideMonitor = wanted
+            return (adapter, wanted)
+        }
+        guard let change else { return }
+        Task {
+            // Taken in turns with the other changes: act only if this is still what is wanted.
+            guard state.withLock({ $0.discoveringBesideMonitor == change.start && $0.monitorAdapter == change.adapter })
+            else { return }
+            if change.start {
+                _ = await startDiscovery(on: change.adapter, objects: [:])
+            } else {
+                await stopDiscovery(on: change.adapter)
+            }
+        }
     }
 
     // MARK: Set-up and teardown
@@ -123,10 +163,11 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
     }
 
     func endScanning() {
-        let (watches, adapter, monitorAdapter, export) = state.withLock {
-            state -> ([DBusSubscription], String?, String?, DBusExport?) in
+        let (watches, adapter, monitorAdapter, export, besideMonitor) = state.withLock {
+            state -> ([DBusSubscription], String?, String?, DBusExport?, Bool) in
             state.generation += 1
             defer {
+                state.discoveringBesideMonitor = false
                 state.watches = []
                 state.devices = [:]
                 state.adapter = nil
@@ -136,11 +177,15 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
                 state.monitorAdapter = nil
                 state.monitorReleased = false
             }
-            return (state.watches, state.available ? state.adapter : nil, state.monitorAdapter, state.monitorExport)
+            return (
+                state.watches, state.available ? state.adapter : nil, state.monitorAdapter, state.monitorExport,
+                state.discoveringBesideMonitor
+            )
         }
         for watch in watches { watch.cancel() }
         if let monitorAdapter {
             Task {
+                if besideMonitor { await stopDiscovery(on: monitorAdapter) }
                 await unregisterMonitor(on: monitorAdapter)
                 export?.cancel()
             }
@@ -148,14 +193,16 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         }
         export?.cancel()
         guard let adapter else { return }
-        Task {
-            do {
-                _ = try await client.call(
-                    destination: Self.service, path: adapter, interface: Self.adapterInterface,
-                    member: "StopDiscovery")
-            } catch {
-                logger.debug("StopDiscovery on \(adapter): \(error)")
-            }
+        Task { await stopDiscovery(on: adapter) }
+    }
+
+    /// `StopDiscovery`, best effort (the adapter or bluetoothd may be gone).
+    private func stopDiscovery(on adapter: String) async {
+        do {
+            _ = try await client.call(
+                destination: Self.service, path: adapter, interface: Self.adapterInterface, member: "StopDiscovery")
+        } catch {
+            logger.debug("StopDiscovery on \(adapter): \(error)")
         }
     }
 
@@ -198,6 +245,7 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         state.withLock { state in
             state.monitorAdapter = nil
             state.monitorReleased = false
+            state.discoveringBesideMonitor = false
         }
         if owner == nil {
             logger.info("BlueZ: bluetoothd is not running")
@@ -228,6 +276,11 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         }
         guard isCurrent(generation) else { return }
         let passive = await startMonitor(on: adapter, objects: objects, generation: generation)
+        if passive, scanMode == .automatic, state.withLock({ $0.rangingSubscribers > 0 }) {
+            // Something ranges: every reading, from discovery beside the monitor (again after a power cycle).
+            state.withLock { $0.discoveringBesideMonitor = true }
+            _ = await startDiscovery(on: adapter, objects: objects)
+        }
         if !passive {
             guard scanMode != .passive else {
                 logger.warning("BlueZ: \(BlueZScanMode.environmentKey)=passive, and \(adapter) cannot monitor; not scanning")
@@ -308,7 +361,10 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         if interfaces.contains(Self.adapterInterface) {
             let wasOurs = state.withLock { state -> Bool in
                 // BlueZ drops an adapter's monitors with it.
-                if state.monitorAdapter == path { state.monitorAdapter = nil }
+                if state.monitorAdapter == path {
+                    state.monitorAdapter = nil
+                    state.discoveringBesideMonitor = false
+                }
                 return state.adapter == path
             }
             if wasOurs {

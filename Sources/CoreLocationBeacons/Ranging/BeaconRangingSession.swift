@@ -17,6 +17,8 @@ public final class BeaconRangingSession: Sendable {
     private struct State {
         var ranger: BeaconRanger
         var subscription: BeaconScanSubscription?
+        /// Whether `subscription` asked for every advertisement (while something is ranged).
+        var subscribedForRanging = false
         var work: (any ScheduledWork)?
         var deadline: Double?
         var available: Bool?
@@ -81,10 +83,13 @@ public final class BeaconRangingSession: Sendable {
         return nil
     }
 
-    /// Changes the requests, then subscribes/unsubscribes and reschedules as the ranger's activity says.
+    /// Changes the requests, then subscribes/unsubscribes and reschedules as the ranger's activity says. Ranging
+    /// wants every advertisement; regions alone only that a beacon is there (a scanner may then listen
+    /// passively): a change between the two subscribes anew before leaving the old subscription, so the
+    /// scanner never sees its last subscriber go.
     private func update(_ change: (inout BeaconRanger, Double) -> Void) {
         let now = scheduler.now
-        let needsSubscription = state.withLock { state -> Bool in
+        let wanted = state.withLock { state -> Bool? in
             change(&state.ranger, now)
             if !state.ranger.isActive {
                 state.subscription?.cancel()
@@ -92,18 +97,24 @@ public final class BeaconRangingSession: Sendable {
                 state.work?.cancel()
                 state.work = nil
                 state.deadline = nil
-                return false
+                return nil
             }
-            return state.subscription == nil
+            let ranging = !state.ranger.rangedConstraints.isEmpty
+            return state.subscription == nil || state.subscribedForRanging != ranging ? ranging : nil
         }
-        if needsSubscription {
-            let subscription = scanner.subscribe { [weak self] event in self?.handle(event) }
-            let keep = state.withLock { state -> Bool in
-                guard state.ranger.isActive, state.subscription == nil else { return false }
-                state.subscription = subscription
-                return true
+        if let ranging = wanted {
+            let subscription = scanner.subscribe(wantsEveryAdvertisement: ranging) { [weak self] event in
+                self?.handle(event)
             }
-            if !keep { subscription.cancel() }
+            let replaced = state.withLock { state -> (keep: Bool, old: BeaconScanSubscription?) in
+                guard state.ranger.isActive, ranging == !state.ranger.rangedConstraints.isEmpty else { return (false, nil) }
+                defer {
+                    state.subscription = subscription
+                    state.subscribedForRanging = ranging
+                }
+                return (true, state.subscription)
+            }
+            if replaced.keep { replaced.old?.cancel() } else { subscription.cancel() }
         }
         reschedule()
     }
