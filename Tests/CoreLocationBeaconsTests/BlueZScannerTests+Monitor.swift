@@ -22,18 +22,18 @@ extension BlueZScannerTests {
         throw DriverFailure(description: "timed out waiting for '\(wanted)'; last: \(line)")
     }
 
-    /// A mock adapter that offers a monitor, with one device, and a subscribed `.automatic` scanner, available.
-    func scanningPassively() async throws
+    /// A mock adapter that offers a monitor, with one device, and a subscribed scanner (`.automatic`, for
+    /// region monitoring: hearing that a beacon is there is enough), available.
+    func scanningPassively(_ mode: BlueZScanMode = .automatic, ranging: Bool = false) async throws
         -> (PrivateBus, DBusClient, BlueZScanner, Recorder<BeaconScanEvent>, BeaconScanSubscription)
     {
         let bus = try PrivateBus()
         try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
         try drive(bus, ["monitor-adapter", "hci0", "--", "device", "hci0", Self.address])
         let client = try bus.client()
-        let scanner = BlueZScanner(client: client, scanMode: .automatic)
+        let scanner = BlueZScanner(client: client, scanMode: mode)
         let recorder = Recorder<BeaconScanEvent>()
-        // Region monitoring: hearing that a beacon is there is enough (no discovery beside the monitor).
-        let subscription = scanner.subscribe(wantsEveryAdvertisement: false) { recorder.append($0) }
+        let subscription = scanner.subscribe(wantsEveryAdvertisement: ranging) { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
         return (bus, client, scanner, recorder, subscription)
     }
@@ -86,13 +86,7 @@ extension BlueZScannerTests {
         regions.cancel()
         try await waitForMonitors(bus, "hci0", "unregistered 1")
 
-        let passiveBus = try PrivateBus()
-        try await passiveBus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(passiveBus, ["monitor-adapter", "hci0"])
-        let passive = BlueZScanner(client: try passiveBus.client(), scanMode: .passive)
-        let recorder = Recorder<BeaconScanEvent>()
-        let passiveRanging = passive.subscribe { recorder.append($0) }
-        try await waitUntil(recorder, "available") { availability($0) == true }
+        let (passiveBus, _, _, _, passiveRanging) = try await scanningPassively(.passive, ranging: true)
         try await waitForMonitors(passiveBus, "hci0", "registered 1")
         // The set-up starts any discovery before it announces the scanner available.
         #expect(try drive(passiveBus, ["filter", "hci0"]).contains("discovering False"))
