@@ -46,13 +46,19 @@ import Testing
         daemon.standardOutput = FileHandle.nullDevice
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
-        // The activator binds the socket first thing; wait (bounded) for the file.
-        _ = await Polling.until(timeout: 4) { FileManager.default.fileExists(atPath: socket) }
+        // The activator binds the socket first thing and listens just after: the file can exist a moment
+        // before a connection is accepted (refused then, as the CI met under load). Wait (bounded) for a
+        // connection that is taken.
+        var connected: DaemonConnection?
+        _ = await Polling.until(timeout: 4) {
+            connected = try? DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
+            return connected != nil
+        }
 
         // The first connection starts locationd; its answer proves it serves on fd 3. (A client in
         // this process, not a locationctl child: Foundation does not notice a second child's exit
         // while the activator's exec'd child runs, on this toolchain.)
-        let connection = try DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
+        let connection = try connected ?? DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
         connection.startReading { _ in }
         let reply = try connection.request(.status)
         connection.close()
