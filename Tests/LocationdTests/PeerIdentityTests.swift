@@ -18,7 +18,10 @@ import Glibc
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pipeEnds: [Int32] = [0, 0]
-        #expect(pipe(&pipeEnds) == 0)
+        // Close-on-exec: a process another test spawns meanwhile must not inherit the write end, or
+        // this child never reads the end of its input (the CI met it). The dup2 below clears the flag
+        // on the child's standard input.
+        #expect(pipe2(&pipeEnds, O_CLOEXEC) == 0)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
