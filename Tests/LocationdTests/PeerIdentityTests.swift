@@ -18,10 +18,10 @@ import Glibc
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pipeEnds: [Int32] = [0, 0]
-        // Close-on-exec: a process another test spawns meanwhile must not inherit the write end, or
-        // this child never reads the end of its input (the CI met it). The dup2 below clears the flag
-        // on the child's standard input.
-        #expect(pipe2(&pipeEnds, O_CLOEXEC) == 0)
+        // Close-on-exec from the start (a socket pair: Glibc's pipe2 is not visible to Swift): a process
+        // another test spawns meanwhile must not inherit the writing end, or this child never reads the
+        // end of its input (the CI met it). The dup2 below clears the flag on the child's standard input.
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pipeEnds) == 0)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
