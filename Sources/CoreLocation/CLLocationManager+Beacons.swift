@@ -143,13 +143,14 @@ extension CLLocationManager {
             guard let beaconRegion = region as? CLBeaconRegion else { return false }
             switch link.beaconRegionState(region.identifier) {
             case let .success(raw):
-                let state = CLRegionState(BeaconRegionState(rawValue: raw) ?? .unknown)
+                let state = CLRegionState(rawValue: raw) ?? .unknown
                 callDelegate { manager, delegate in
                     guard manager.beaconsAuthorized else { return }
                     delegate.locationManager(manager, didDetermineState: state, for: beaconRegion)
                 }
             case let .failure(failure):
-                let error = CLError(monitoringRefused: failure)
+                let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
+                let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
                 callDelegate { manager, delegate in
                     delegate.locationManager(manager, monitoringDidFailFor: beaconRegion, withError: error)
                 }
@@ -159,7 +160,7 @@ extension CLLocationManager {
         guard let (spec, state) = runtime.beaconRegions(creating: false)?.state(of: region.identifier) else {
             return false
         }
-        let clState = CLRegionState(state)
+        let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
         callDelegate { manager, delegate in
             guard manager.beaconsAuthorized else { return }
             delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
@@ -178,7 +179,8 @@ extension CLLocationManager {
             guard manager.beaconsAuthorized else { return }
             switch notice {
             case let .determined(spec, state):
-                delegate.locationManager(manager, didDetermineState: CLRegionState(state), for: CLBeaconRegion(spec))
+                let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
+                delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
             case let .entered(spec) where spec.notifyOnEntry:
                 delegate.locationManager(manager, didEnterRegion: CLBeaconRegion(spec))
             case let .exited(spec) where spec.notifyOnExit:
@@ -195,7 +197,8 @@ extension CLLocationManager {
     private func beaconStartMonitoring(_ region: CLBeaconRegion, through link: DaemonLink) {
         let copy = region.copy() as? CLBeaconRegion ?? region
         if let failure = link.monitorBeaconRegion(BeaconRegionSpec(copy)) {
-            let error = CLError(monitoringRefused: failure)
+            let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
+            let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
             callDelegate { manager, delegate in
                 delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
             }
@@ -270,7 +273,15 @@ extension BeaconRegionSpec {
 
 extension CLBeaconRegion {
     convenience init(_ spec: BeaconRegionSpec) {
-        self.init(beaconIdentityConstraint: spec.identityConstraint, identifier: spec.identifier)
+        let constraint =
+            if let major = spec.major, let minor = spec.minor {
+                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major, minor: minor)
+            } else if let major = spec.major {
+                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major)
+            } else {
+                CLBeaconIdentityConstraint(uuid: spec.uuid)
+            }
+        self.init(beaconIdentityConstraint: constraint, identifier: spec.identifier)
         notifyOnEntry = spec.notifyOnEntry
         notifyOnExit = spec.notifyOnExit
     }

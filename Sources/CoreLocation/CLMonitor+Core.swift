@@ -401,7 +401,14 @@ extension MonitorCore {
 
 extension CLMonitor.BeaconIdentityCondition {
     init(_ spec: BeaconRegionSpec) {
-        self.init(uuid: spec.uuid, optionalMajor: spec.major, minor: spec.minor)
+        self =
+            if let major = spec.major, let minor = spec.minor {
+                .init(uuid: spec.uuid, major: major, minor: minor)
+            } else if let major = spec.major {
+                .init(uuid: spec.uuid, major: major)
+            } else {
+                .init(uuid: spec.uuid)
+            }
     }
 }
 
