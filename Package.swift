@@ -62,7 +62,7 @@ let package = Package(
         // A real gpsd and the loopback NMEA feed it reads, for GPSDIntegrationTests and LocationdTests.
         .target(name: "CoreLocationGPSDTestSupport", swiftSettings: strictSettings),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
-        .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus"], swiftSettings: strictSettings),
+        .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus", "CoreLocationGPSDTestSupport"], swiftSettings: strictSettings),
         // libmaxminddb: offline IP geolocation (docs/decisions/0025).
         .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
         // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),

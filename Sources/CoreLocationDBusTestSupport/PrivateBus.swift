@@ -1,4 +1,5 @@
 import CoreLocationDBus
+import CoreLocationGPSDTestSupport
 import Foundation
 
 /// A private `dbus-daemon` for tests (Debian `dbus`), and python-dbusmock services on it (Debian
@@ -10,9 +11,9 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     // @unchecked: `mocks` is changed only by the test that owns the bus, from one task at a time (tests are
     // sequential over one PrivateBus); the daemon's Process is touched only in init and stop().
     public let address: String
-    private let daemon: Process
+    private let daemon: ChildProcess
     private let directory: URL
-    private var mocks: [Process] = []
+    private var mocks: [ChildProcess] = []
 
     public static let daemonPath = "/usr/bin/dbus-daemon"
     public static let pythonPath = "/usr/bin/python3"
@@ -46,7 +47,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
             </busconfig>
             """
         try text.write(to: config, atomically: true, encoding: .utf8)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.daemonPath)
         process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
         let output = Pipe()
@@ -77,8 +78,8 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     /// `modulePath`: a `PYTHONPATH` for a python-dbusmock other than Debian's (the `modemmanager` template
     /// is only in PyPI's 0.38, which `.ci/run` installs beside the build).
     @discardableResult
-    public func startMock(name: String, arguments: [String], modulePath: String? = nil) async throws -> Process {
-        let process = Process()
+    public func startMock(name: String, arguments: [String], modulePath: String? = nil) async throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.pythonPath)
         process.arguments = ["-m", "dbusmock"] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -102,7 +103,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
 
     /// Runs a Python script against this bus (for driver scripts that add devices or emit signals) and waits for it.
     public func runScript(_ path: String, arguments: [String] = []) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.pythonPath)
         process.arguments = [path] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -114,22 +115,19 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         process.standardError = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        // Not a bounded poll of `isRunning`: Foundation notices the exit on a dispatch queue, which a loaded
-        // machine may run late, and `terminationStatus` of a process it still thinks is running traps. The
-        // script closed its output, so it has exited or is exiting.
+        // The script closed its output, so it has exited or is exiting.
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// Stops one mock (SIGTERM) and waits for it (at most 10 s).
-    public func stopMock(_ process: Process) {
+    public func stopMock(_ process: ChildProcess) {
         Self.terminate(process)
     }
 
-    /// SIGKILL (a crash, as far as the bus can tell), then waits until Foundation has seen the exit, bounded.
-    /// Not SIGTERM: children spawned from a test runner's threads inherit a signal mask that can block it. Not
-    /// `Process.waitUntilExit`: it spins a run loop and can hang off the main thread.
-    static func terminate(_ process: Process) {
+    /// SIGKILL (a crash, as far as the bus can tell), then waits until the child is reaped, bounded.
+    /// Not SIGTERM: children spawned from a test runner's threads inherit a signal mask that can block it.
+    static func terminate(_ process: ChildProcess) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         for _ in 0..<1000 where process.isRunning { usleep(10_000) }

@@ -15,7 +15,7 @@ public let gpsdPath = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"
 /// `gpsd -N -n -b -S PORT tcp://127.0.0.1:FEEDPORT`. `terminate()` ends it and waits; so does deinit.
 public final class GPSDProcess {
     public let port: UInt16
-    private let process = Process()
+    private let process = ChildProcess()
     /// gpsd's own log (`-D 3`), kept for diagnosis; removed by `terminate()`.
     public let logPath: String
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -53,8 +53,8 @@ public final class GPSDProcess {
         throw Failure(description: "gpsd did not listen on port \(port) within \(timeout) s")
     }
 
-    /// SIGTERM, then SIGKILL after 0.5 s (gpsd 3.22 started by Foundation's Process does not
-    /// always act on SIGTERM promptly); returns once the process is gone.
+    /// SIGTERM, then SIGKILL after 0.5 s (gpsd 3.22 started from the test runner, whose mask blocks
+    /// SIGTERM, does not always act on it promptly); returns once the process is gone.
     public func terminate() {
         defer { try? FileManager.default.removeItem(atPath: logPath) }
         guard process.isRunning else { return }

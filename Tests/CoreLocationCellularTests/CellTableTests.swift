@@ -64,7 +64,7 @@ struct CellTableTests {
         let scratch = try CellFixtures.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let gz = scratch.appendingPathComponent("cells.csv.gz").path
-        let compress = Process()
+        let compress = ChildProcess()
         compress.executableURL = URL(fileURLWithPath: "/bin/sh")
         compress.arguments = ["-c", "gzip -c '\(CellFixtures.csv)' > '\(gz)'"]
         try compress.run()

@@ -26,7 +26,7 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
     }
 
     let bus: PrivateBus
-    private var process: Process?
+    private var process: ChildProcess?
 
     init(bus: PrivateBus) { self.bus = bus }
 

@@ -1,5 +1,6 @@
 import CoreLocationDBus
 import CoreLocationDBusTestSupport
+import CoreLocationGPSDTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct DBusClientTests {
     static let mock = "org.freedesktop.DBus.Mock"
 
     @discardableResult
-    private func startMock(_ bus: PrivateBus, objectManager: Bool = false) async throws -> Process {
+    private func startMock(_ bus: PrivateBus, objectManager: Bool = false) async throws -> ChildProcess {
         try await bus.startMock(
             name: Self.name, arguments: (objectManager ? ["-m"] : []) + [Self.name, Self.path, Self.interface])
     }

@@ -6,7 +6,7 @@ import Foundation
 final class GeolocateStandIn: @unchecked Sendable {
     // @unchecked: every property is set in init and only read afterwards; the log is a file.
     let url: URL
-    let process: Process
+    let process: ChildProcess
     let directory: URL
     let logPath: String
 
@@ -19,7 +19,7 @@ final class GeolocateStandIn: @unchecked Sendable {
         directory = try Fixtures.scratch()
         logPath = directory.appendingPathComponent("requests.jsonl").path
         _ = FileManager.default.createFile(atPath: logPath, contents: Data())
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [
             Fixtures.directory.appendingPathComponent("geolocate/standin.py").path,

@@ -6,7 +6,7 @@ import NIOCore
 
 /// The receiving test server (Server/report_server.py) as a child process on a loopback port.
 final class ReportServer {
-    let process: Process
+    let process: ChildProcess
     let port: Int
     let store: String
     let arguments: [String]
@@ -20,7 +20,7 @@ final class ReportServer {
     static func start(_ arguments: [String] = [], port: Int = 0, store: String? = nil) async throws -> ReportServer {
         let store = store ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("reportsrv-\(UUID().uuidString).jsonl").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "--port", String(port), "--store", store] + arguments
         let pipe = Pipe()
@@ -35,7 +35,7 @@ final class ReportServer {
         return ReportServer(process: process, port: number, store: store, arguments: arguments)
     }
 
-    private init(process: Process, port: Int, store: String, arguments: [String]) {
+    private init(process: ChildProcess, port: Int, store: String, arguments: [String]) {
         self.process = process
         self.port = port
         self.store = store

@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
     /// Nothing listens on TCP port 1 (tcpmux is never run), so the connection is refused at once.
     @Test func connectionRefusedIsSaidFirst() async throws {
         let sandbox = try Sandbox()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = Tool.locationctl.url
         process.arguments = ["track", "--source", "gpsd://127.0.0.1:1"]
         process.environment = sandbox.environment.merging(["CORELOCATION_DEFAULT_POLICY": "when-in-use"]) { $1 }

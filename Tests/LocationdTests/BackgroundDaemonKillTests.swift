@@ -47,7 +47,7 @@ import Glibc
         let arguments: [String]
         let log: String
         let app: RunningApp
-        let daemon: Process
+        let daemon: ChildProcess
 
         init(bundle: String, daemonArguments: [String] = [], daemonEnvironment: [String: String] = [:]) async throws {
             feed = try NMEAFeed()

@@ -10,7 +10,7 @@ import Glibc
 extension DaemonHarness {
     /// Starts locationd and waits (bounded) until its socket accepts a connection.
     @discardableResult
-    func startAndWait(_ arguments: [String], timeout: Double = 20, extra: [String: String] = [:]) async throws -> Process {
+    func startAndWait(_ arguments: [String], timeout: Double = 20, extra: [String: String] = [:]) async throws -> ChildProcess {
         let process = try await start(arguments, waitForSocket: false, extra: extra)
         let socket = socket
         let answered = await Polling.until(timeout: timeout, every: 0.05) {

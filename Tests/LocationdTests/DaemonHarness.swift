@@ -20,7 +20,7 @@ final class DaemonHarness: Sendable {
     let directory: String
     var socket: String { directory + "/l.sock" }
     var database: String { directory + "/d.sqlite" }
-    let process = Mutex<Process?>(nil)
+    let process = Mutex<ChildProcess?>(nil)
     let log = Mutex(Data())
 
     init() throws {
@@ -50,8 +50,8 @@ final class DaemonHarness: Sendable {
     func start(
         _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
         hermetic: Bool = true, through wrapper: [String] = []
-    ) async throws -> Process {
-        let process = Process()
+    ) async throws -> ChildProcess {
+        let process = ChildProcess()
         let locationd = Self.products.appendingPathComponent("locationd")
         // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
         // unless the test names one.
@@ -140,7 +140,7 @@ final class DaemonHarness: Sendable {
     func run(
         _ tool: String, _ arguments: [String], extra: [String: String] = [:]
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Self.products.appendingPathComponent(tool)
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
@@ -166,14 +166,14 @@ final class DaemonHarness: Sendable {
 
 /// A running CoreLocationAppProbe whose lines are collected as they come.
 final class RunningApp: Sendable {
-    let process: Process
+    let process: ChildProcess
     let output: FileHandle
     let lines = Mutex<[String]>([])
 
     init(
         _ harness: DaemonHarness, _ arguments: [String], extra: [String: String] = [:], tool: String = "CoreLocationAppProbe"
     ) throws {
-        process = Process()
+        process = ChildProcess()
         process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : DaemonHarness.products.appendingPathComponent(tool)
         process.arguments = arguments
         process.environment = harness.environment.merging(extra) { $1 }
@@ -198,8 +198,7 @@ final class RunningApp: Sendable {
     deinit { if process.isRunning { process.terminate() } }
 
     /// SIGTERM and wait (bounded: SIGKILL after 5 s) until the process is gone or a zombie, read
-    /// from /proc: Foundation's `isRunning`/`waitUntilExit` polled here crashed libdispatch's
-    /// manager thread while other tests' children exited.
+    /// from /proc.
     func stop() async {
         let pid = process.processIdentifier
         guard pid > 0 else { return }

@@ -31,8 +31,8 @@ import Glibc
     }
 
     /// report_server.py on `port` (0: the kernel's choice), storing into `store`.
-    static func startServer(port: Int, store: String) async throws -> (process: Process, port: Int) {
-        let process = Process()
+    static func startServer(port: Int, store: String) async throws -> (process: ChildProcess, port: Int) {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", serverScript, "--port", String(port), "--store", store]
         let pipe = Pipe()

@@ -18,7 +18,7 @@ import Testing
     }
 
     /// Waits at most `timeout` seconds; kills the process and returns false when it overruns.
-    static func waitForExit(_ process: Process, timeout: Double = 20) async -> Bool {
+    static func waitForExit(_ process: ChildProcess, timeout: Double = 20) async -> Bool {
         _ = await Polling.until(timeout: timeout) { !process.isRunning }
         if process.isRunning {
             ChildProcess.kill(process.processIdentifier)
@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
 
-        let daemon = Process()
+        let daemon = ChildProcess()
         daemon.executableURL = URL(fileURLWithPath: Self.activator)
         daemon.arguments = [
             "-l", socket, Self.products.appendingPathComponent("locationd").path,
@@ -45,9 +45,9 @@ import Testing
         daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         daemon.standardOutput = FileHandle.nullDevice
         try daemon.run()
-        // SIGKILL, and waited for: the activator inherits the test runner's blocked SIGTERM, and one left
-        // running (the CI met it after a refused connection) keeps Foundation from noticing any other
-        // child's exit, so every later test waiting for a process hung.
+        // SIGKILL, and waited for: the activator inherits the test runner's blocked SIGTERM. (It closes the
+        // descriptors it inherited, which under Foundation's `Process` hid every other child's exit while it
+        // ran: the reason for `ChildProcess`.)
         defer { ChildProcess.kill(daemon) }
         // The activator binds the socket first thing and listens just after: the file can exist a moment
         // before a connection is accepted (refused then, as the CI met under load). Wait (bounded) for a
@@ -58,9 +58,7 @@ import Testing
             return connected != nil
         }
 
-        // The first connection starts locationd; its answer proves it serves on fd 3. (A client in
-        // this process, not a locationctl child: Foundation does not notice a second child's exit
-        // while the activator's exec'd child runs, on this toolchain.)
+        // The first connection starts locationd; its answer proves it serves on fd 3.
         let connection = try connected ?? DaemonConnection.connect(path: socket, label: "activation-test", timeout: 10)
         connection.startReading { _ in }
         let reply = try connection.request(.status)

@@ -115,7 +115,7 @@ struct UserManager {
             FileManager.default.isExecutableFile(atPath: systemd),
             FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-run")
         else { return false }
-        let probe = Process()
+        let probe = ChildProcess()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         probe.arguments = [
             "-m", "--propagation", "private", "/bin/sh", "-c", "mkdir -p /run/systemd && mount -t tmpfs tmpfs /run/systemd",

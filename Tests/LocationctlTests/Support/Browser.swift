@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import Synchronization
 
@@ -36,7 +37,7 @@ enum Browser {
     private static func runProcessBlocking(
         _ path: String, _ arguments: [String], limit: Double
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let pipe = Pipe()

@@ -29,7 +29,7 @@ final class ModemBus: @unchecked Sendable {  // safe: one owning test, used from
 
     let bus: PrivateBus
     let client: DBusClient
-    private var mock: Process?
+    private var mock: ChildProcess?
     private var stopped = false
 
     init() throws {

@@ -4,7 +4,7 @@ import Foundation
 /// The reporter's receiving test server (Tests/CoreLocationReportingTests/Server/report_server.py) as a
 /// child process on a loopback port chosen by the kernel.
 final class ReceivingServer {
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
     let store: String
 

@@ -43,7 +43,7 @@ struct ToolTimedOut: Error, CustomStringConvertible {
     var tool: Tool
     var arguments: [String]
     var limit: Double
-    /// From the start to the kill's reaping, taken on Foundation's reaping thread: the test's own wall
+    /// From the start to the kill's reaping, taken on the child's reaping thread: the test's own wall
     /// time also counts how long its task waited for a cooperative thread in a loaded parallel run.
     var ranFor: Double
     var description: String { "\(tool.rawValue) \(arguments.joined(separator: " ")) ran for more than \(limit) s" }
@@ -60,7 +60,7 @@ extension Tool {
         _ arguments: [String], environment: [String: String], in directory: URL, limit: Double = Tool.timeLimit,
         executable: URL? = nil
     ) async throws -> ToolRun {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable ?? url
         process.arguments = arguments
         process.environment = environment
@@ -100,16 +100,15 @@ extension Tool {
             Thread.detachNewThread {
                 let deadline = Date().addingTimeInterval(limit)
                 while Date() < deadline, !exited.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.05) }
-                // A child that has exited and only waits to be reaped (a zombie) did not overrun: Foundation
-                // runs the termination handler on the global queue, which shares its threads with the
-                // test process's cooperative pool, and CPU-bound tests can hold both of them for a minute.
-                // Wait for the handler then (bounded), rather than call that a timeout.
+                // A child that has exited and only waits to be reaped (a zombie) did not overrun: its
+                // reaping thread may wait for a CPU on a loaded machine. Wait for the handler then
+                // (bounded), rather than call that a timeout.
                 let reaping = Date().addingTimeInterval(600)
                 while Date() < reaping, !exited.withLock({ $0 }), ChildProcess.hasExited(pid) {
                     Thread.sleep(forTimeInterval: 0.05)
                 }
                 // Only while the termination handler has not run, so a reused pid is never hit
-                // (short of the instant between Foundation's reaping and its handler).
+                // (short of the instant between the reaping and its handler).
                 exited.withLock { hasExited in
                     guard !hasExited else { return }
                     timedOut.withLock { $0 = true }
