@@ -74,15 +74,11 @@ package final class BeaconRegionMonitor: Sendable {
 
     var monitored: [BeaconRegionSpec] { regions.withLock { $0.values.sorted { $0.identifier < $1.identifier } } }
 
-    func contains(_ identifier: String) -> Bool { regions.withLock { $0[identifier] != nil } }
-
     /// Starts watching `region` (replacing one with its identifier), its state unknown.
     func start(_ region: BeaconRegionSpec) {
         if let storage {
             do {
-                try storage.store.saveBeaconRegion(
-                    uid: storage.uid, appID: storage.appID, identifier: region.identifier,
-                    region: JSONEncoder().encode(region))
+                try storage.store.save(region, uid: storage.uid, appID: storage.appID)
             } catch {
                 logger.error("Cannot store a beacon region; it lasts for this run only", metadata: ["error": "\(error)"])
             }
@@ -115,22 +111,16 @@ package final class BeaconRegionMonitor: Sendable {
 
     private func restore() {
         guard let storage else { return }
-        let stored: [(region: Data, state: Int)]
+        let stored: [(BeaconRegionSpec, BeaconRegionState)]
         do {
-            stored = try storage.store.beaconRegions(uid: storage.uid, appID: storage.appID)
+            stored = try storage.store.beaconRegionSpecs(uid: storage.uid, appID: storage.appID)
         } catch {
             logger.error("Cannot read the stored beacon regions; they are not restored", metadata: ["error": "\(error)"])
             return
         }
-        for row in stored {
-            guard let region = try? JSONDecoder().decode(BeaconRegionSpec.self, from: row.region) else {
-                logger.error("A stored beacon region cannot be read; it is skipped")
-                continue
-            }
+        for (region, state) in stored {
             regions.withLock { $0[region.identifier] = region }
-            session.startMonitoring(
-                identifier: region.identifier, constraint: region.constraint,
-                state: BeaconRegionState(rawValue: row.state) ?? .unknown)
+            session.startMonitoring(identifier: region.identifier, constraint: region.constraint, state: state)
         }
     }
 

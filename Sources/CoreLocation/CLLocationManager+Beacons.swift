@@ -143,14 +143,13 @@ extension CLLocationManager {
             guard let beaconRegion = region as? CLBeaconRegion else { return false }
             switch link.beaconRegionState(region.identifier) {
             case let .success(raw):
-                let state = CLRegionState(rawValue: raw) ?? .unknown
+                let state = CLRegionState(BeaconRegionState(rawValue: raw) ?? .unknown)
                 callDelegate { manager, delegate in
                     guard manager.beaconsAuthorized else { return }
                     delegate.locationManager(manager, didDetermineState: state, for: beaconRegion)
                 }
             case let .failure(failure):
-                let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
-                let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
+                let error = CLError(monitoringRefused: failure)
                 callDelegate { manager, delegate in
                     delegate.locationManager(manager, monitoringDidFailFor: beaconRegion, withError: error)
                 }
@@ -160,7 +159,7 @@ extension CLLocationManager {
         guard let (spec, state) = runtime.beaconRegions(creating: false)?.state(of: region.identifier) else {
             return false
         }
-        let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
+        let clState = CLRegionState(state)
         callDelegate { manager, delegate in
             guard manager.beaconsAuthorized else { return }
             delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
@@ -179,8 +178,7 @@ extension CLLocationManager {
             guard manager.beaconsAuthorized else { return }
             switch notice {
             case let .determined(spec, state):
-                let clState = CLRegionState(rawValue: state.rawValue) ?? .unknown
-                delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
+                delegate.locationManager(manager, didDetermineState: CLRegionState(state), for: CLBeaconRegion(spec))
             case let .entered(spec) where spec.notifyOnEntry:
                 delegate.locationManager(manager, didEnterRegion: CLBeaconRegion(spec))
             case let .exited(spec) where spec.notifyOnExit:
@@ -197,8 +195,7 @@ extension CLLocationManager {
     private func beaconStartMonitoring(_ region: CLBeaconRegion, through link: DaemonLink) {
         let copy = region.copy() as? CLBeaconRegion ?? region
         if let failure = link.monitorBeaconRegion(BeaconRegionSpec(copy)) {
-            let code: CLError.Code = failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure
-            let error = CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])
+            let error = CLError(monitoringRefused: failure)
             callDelegate { manager, delegate in
                 delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
             }
@@ -273,15 +270,7 @@ extension BeaconRegionSpec {
 
 extension CLBeaconRegion {
     convenience init(_ spec: BeaconRegionSpec) {
-        let constraint =
-            if let major = spec.major, let minor = spec.minor {
-                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major, minor: minor)
-            } else if let major = spec.major {
-                CLBeaconIdentityConstraint(uuid: spec.uuid, major: major)
-            } else {
-                CLBeaconIdentityConstraint(uuid: spec.uuid)
-            }
-        self.init(beaconIdentityConstraint: constraint, identifier: spec.identifier)
+        self.init(beaconIdentityConstraint: spec.identityConstraint, identifier: spec.identifier)
         notifyOnEntry = spec.notifyOnEntry
         notifyOnExit = spec.notifyOnExit
     }

@@ -401,14 +401,7 @@ extension MonitorCore {
 
 extension CLMonitor.BeaconIdentityCondition {
     init(_ spec: BeaconRegionSpec) {
-        self =
-            if let major = spec.major, let minor = spec.minor {
-                .init(uuid: spec.uuid, major: major, minor: minor)
-            } else if let major = spec.major {
-                .init(uuid: spec.uuid, major: major)
-            } else {
-                .init(uuid: spec.uuid)
-            }
+        self.init(uuid: spec.uuid, optionalMajor: spec.major, minor: spec.minor)
     }
 }
 

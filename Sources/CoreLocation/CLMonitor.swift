@@ -67,7 +67,8 @@ public actor CLMonitor {
             self.init(uuid: uuid, optionalMajor: major, minor: minor)
         }
 
-        private init(uuid: UUID, optionalMajor: UInt16?, minor: UInt16?) {
+        /// Any combination (a stored condition's; a minor without a major is not one Apple's initializers make).
+        init(uuid: UUID, optionalMajor: UInt16?, minor: UInt16?) {
             self.uuid = uuid
             self.major = optionalMajor
             self.minor = minor

@@ -23,12 +23,13 @@ extension LocationRuntime {
         guard link == nil else { return nil }
         return beaconRegionSlot.withLock { slot in
             if let monitor = slot.monitor { return monitor }
+            // After the one look, an app without beacon regions gets its answer without any work.
+            if !creating, slot.looked { return nil }
             let storage = regionStore.map {
                 BeaconRegionMonitor.Storage(
                     store: BackgroundStore(database: $0.database), uid: getuid(), appID: authorization.identity.id)
             }
             if !creating {
-                if slot.looked { return nil }
                 slot.looked = true
                 guard BeaconRegionMonitor.hasStoredRegions(in: storage) else { return nil }
             }

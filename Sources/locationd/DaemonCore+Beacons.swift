@@ -22,8 +22,7 @@ extension DaemonCore {
         guard let backgroundStore else { return .failure(DaemonError(.storage, "locationd has no database")) }
         recordLaunchTarget(of: peer, app: app)
         do {
-            try backgroundStore.saveBeaconRegion(
-                uid: app.key.uid, appID: app.key.appID, identifier: region.key, region: JSONEncoder().encode(region))
+            try backgroundStore.save(region, uid: app.key.uid, appID: app.key.appID)
         } catch {
             return .failure(DaemonError(.storage, "cannot store the beacon region: \(error)"))
         }
@@ -76,15 +75,10 @@ extension DaemonCore {
 
     /// The app's regions kept across daemon restarts, watched again (the app need not run).
     func restoreBeaconRegions(_ app: App) {
-        let stored: [(region: Data, state: Int)]
-        do { stored = try backgroundStore?.beaconRegions(uid: app.key.uid, appID: app.key.appID) ?? [] } catch {
+        let regions: [(BeaconRegionSpec, BeaconRegionState)]
+        do { regions = try backgroundStore?.beaconRegionSpecs(uid: app.key.uid, appID: app.key.appID) ?? [] } catch {
             logger.error("Cannot read the beacon regions", metadata: ["app": "\(app.key)", "error": "\(error)"])
             return
-        }
-        let regions = stored.compactMap { row in
-            (try? JSONDecoder().decode(BeaconRegionSpec.self, from: row.region)).map {
-                ($0, BeaconRegionState(rawValue: row.state) ?? .unknown)
-            }
         }
         guard !regions.isEmpty, let session = beaconSession(of: app) else { return }
         // In the state the app was last told: a restart neither repeats an entry nor invents one.
