@@ -46,7 +46,7 @@ extension LocationCtl {
                 case let .failure(error):
                     try session.failIfDenied(error)
                     try fail(NoLocation(hasSource: true), code: ExitCodes.noLocation)
-                case .sourceFinished, .paused, .sourceProblem:
+                case .sourceFinished, .paused, .sourceProblem, .tick:
                     continue
                 }
             }

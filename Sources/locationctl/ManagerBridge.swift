@@ -15,6 +15,8 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
         case sourceFinished
         /// A live source says why it has nothing (each new reason once).
         case sourceProblem(String)
+        /// Time passed (`tick()`, for a command whose policy acts on silence).
+        case tick
     }
 
     /// The delegate's calls, in order (see `Events`).
@@ -76,6 +78,9 @@ final class ManagerBridge: NSObject, CLLocationManagerDelegate, Sendable {
 
     /// Ends the stream after the events already queued (a live command told to stop by a signal).
     func stop() { yield(.sourceFinished) }
+
+    /// Queues a `.tick`.
+    func tick() { yield(.tick) }
 
     private let lastProblem = Mutex<String?>(nil)
 

@@ -28,6 +28,12 @@ extension LocationCtl.Report {
         }
         let stopping = Self.stopOnSignals(bridge)
         defer { for source in stopping { source.cancel() } }
+        // A silence is noticed within 5 s of running out (the policy's `nextTick`).
+        let ticks = DispatchSource.makeTimerSource(queue: .main)
+        ticks.schedule(deadline: .now() + 5, repeating: 5)
+        ticks.setEventHandler { bridge.tick() }
+        ticks.resume()
+        defer { ticks.cancel() }
         manager.pausesLocationUpdatesAutomatically = false
         var started = false
         var askedForAlways = false
@@ -61,6 +67,10 @@ extension LocationCtl.Report {
                 break loop
             case let .sourceProblem(reason):
                 printError(reason)
+            case .tick:
+                // The policy's silence rule: no fix for a while settles the user.
+                for decision in try reporter.passTime(to: Date()) { watch(around: decision.point, with: manager) }
+                fflush(nil)
             }
         }
         manager.stopUpdatingLocation()

@@ -158,6 +158,12 @@ extension LocationCtl {
             for var fix in fixes {
                 if pace.isFinite, let firstTime {
                     let offset = fix.timestamp.timeIntervalSince(firstTime)
+                    // A silence that runs out before this fix is decided at its own moment, as live.
+                    if let deadline = session.nextTick, deadline < wallStart.addingTimeInterval(offset) {
+                        let due = deadline.timeIntervalSince(wallStart)
+                        try await clock.sleep(until: start.advanced(by: .seconds(due / pace)))
+                        try session.passTime(to: deadline)
+                    }
                     try await clock.sleep(until: start.advanced(by: .seconds(offset / pace)))
                     fix.timestamp = wallStart.addingTimeInterval(offset)
                 }

@@ -62,13 +62,27 @@ struct ReportSession {
         continuation.yield()
     }
 
-    /// The decisions the fix made (printed and queued).
+    /// When the policy is owed `passTime(to:)` if no fix comes first (its silence rule).
+    var nextTick: Date? { policy.nextTick }
+
+    /// Time passing with no fix: the decisions due by `now` (printed and queued), made at their own moment.
+    @discardableResult
+    mutating func passTime(to now: Date) throws -> [ReportDecision] {
+        summary.passTime(to: now)
+        guard let deadline = policy.nextTick, deadline <= now else { return [] }
+        let decisions = policy.tick(at: deadline)
+        try emit(decisions)
+        return decisions
+    }
+
+    /// The decisions the fix made (printed and queued), after any that the time before it made.
     @discardableResult
     mutating func handle(_ fix: Fix) async throws -> [ReportDecision] {
+        let due = try passTime(to: fix.timestamp)
         summary.observe(fix)
         let decisions = policy.handle(fix)
         try emit(decisions)
-        return decisions
+        return due + decisions
     }
 
     mutating func finish() async throws {

@@ -129,6 +129,8 @@ extension LocationCtl {
                 case let .sourceProblem(reason):
                     writer.flush()
                     printError(reason)
+                case .tick:
+                    break
                 }
             }
             manager.stopUpdatingLocation()

@@ -19,11 +19,15 @@ func fix(
                timestamp: epoch.addingTimeInterval(t))
 }
 
-/// Every decision of a bounded policy fed `fixes`, the end of input's included.
+/// Every decision of a bounded policy fed `fixes`, the end of input's included, with the time between
+/// fixes passed as `locationctl report` passes it (`tick(at:)` when `nextTick` comes before a fix).
 func run(_ fixes: [Fix], _ parameters: BoundedPolicy.Parameters) -> [ReportDecision] {
     var policy = BoundedPolicy(parameters: parameters)
     var out: [ReportDecision] = []
-    for f in fixes { out += policy.handle(f) }
+    for f in fixes {
+        if let due = policy.nextTick, due <= f.timestamp { out += policy.tick(at: due) }
+        out += policy.handle(f)
+    }
     return out + policy.finish()
 }
 

@@ -91,4 +91,42 @@ import Testing
         #expect(run.stderr.contains("refused the credentials (401)"), "\(run)")
         #expect(try server.stored().isEmpty)
     }
+
+    /// Decision 0054 end to end: a GPX whose logger falls silent for 7 minutes after a walk (as a logger
+    /// that records every 10 m does at a stop). The arrival is decided 120 s after the last fix, when
+    /// replayed at full speed and when paced.
+    @Test(arguments: ["max", "500"])
+    func aSilentLoggerIsSettledWhenTheSilenceRunsOut(speed: String) async throws {
+        let sandbox = try Sandbox()
+        let start = 1_600_000_000.0
+        var points: [(Double, Double)] = []  // (seconds, metres east)
+        for i in 0..<40 { points.append((Double(i) * 8, Double(i) * 10)) }
+        points.append((312 + 420, 395))
+        for i in 1...30 { points.append((312 + 1200 + Double(i) * 8, 390 + Double(i) * 10)) }
+        let formatter = ISO8601DateFormatter()
+        let body = points.map { t, x in
+            let longitude = 2.35 + x / (6_371_008.8 * cos(48.85 * .pi / 180)) * 180 / .pi
+            let time = formatter.string(from: Date(timeIntervalSince1970: start + t))
+            return "<trkpt lat=\"48.85\" lon=\"\(longitude)\"><time>\(time)</time></trkpt>"
+        }.joined(separator: "\n")
+        let gpx = try sandbox.write(
+            "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\n\(body)\n</trkseg></trk></gpx>\n",
+            to: "silent.gpx")
+        let run = try await sandbox.run(
+            .locationctl, ["report", "--simulate", gpx, "--speed", speed, "--dry-run", "--format", "json"])
+        #expect(run.status == 0, "\(run)")
+        let decisions = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "decision" }
+        let arrivals = decisions.filter { $0["kind"] as? String == "arrival" }
+        try #require(arrivals.count == 1, "\(run)")
+        #expect(arrivals[0]["reason"] as? String == "settled: no fix for 120 s")
+        let decided = (arrivals[0]["decided_at"] as? Double) ?? (arrivals[0]["decided_at"] as? Int).map(Double.init)
+        let at = (arrivals[0]["time"] as? Double) ?? (arrivals[0]["time"] as? Int).map(Double.init)
+        // Paced, the replay's clock is the wall clock from the start: compare with the first decision's time.
+        let first = decisions.first.flatMap { ($0["time"] as? Double) ?? ($0["time"] as? Int).map(Double.init) }
+        #expect(at.flatMap { a in first.map { a - $0 } } == 312, "\(decisions)")
+        #expect(decided.flatMap { d in first.map { d - $0 } } == 432, "\(decisions)")
+        #expect(decisions.filter { $0["kind"] as? String == "departure" }.count == 1, "\(run)")
+    }
 }

@@ -20,7 +20,12 @@ import Foundation
 /// from the first to the last. The engine's stillness measures from one fix, so a receiver whose
 /// error wanders by 10–15 m, or a user who dawdles, is not still until the visit detector's 5 minutes
 /// have passed, and the arrival then falls after them; the mean is steadier than any one fix
-/// (decision 0046). Whichever fires first
+/// (decision 0046). A fourth rule needs no fix at all: a *silent receiver* (no fix for `silence`, 120 s,
+/// after a good fix no faster than `silenceSpeed`, walking pace) settles the user at that last fix, at
+/// the moment the silence ran out (`tick(at:)`, when `nextTick` has come). A receiver goes quiet as its
+/// user walks indoors, and a logger that records by distance (the Garmin logs of the benchmark: a fix
+/// every ~10 m) says nothing while its user stands still; either way the next fix, near the place or
+/// not, decides as below (decision 0054). Whichever fires first
 /// settles the user: the current fix is uploaded as the *arrival*
 /// report (the segment up to it is valid, so ε holds on the approach), then nothing is uploaded
 /// (but a `heartbeat` at most every `heartbeatInterval`, off by default) until the user leaves.
@@ -63,6 +68,15 @@ public struct BoundedPolicy: Sendable {
         /// the 32 synthetic stays the receiver saw within their first 5 minutes.
         public var dwellTime = 240.0
         public var dwellSpeed = 0.2
+        /// Seconds without a fix after which a user last seen no faster than `silenceSpeed` is settled at
+        /// the last good fix; nil = off. 120 s leaves the arrival inside a stay's first 5 minutes when the
+        /// receiver goes quiet within 3 minutes of arriving, and is longer than a logger that records
+        /// every 10 m takes between fixes at 0.1 m/s (decision 0054).
+        public var silence: Double? = 120
+        /// m/s: the last good fix's speed (or, without one, the speed from the good fix before it) above
+        /// which a silence is a tunnel, not an arrival. A brisk walk (2 m/s on the real tracks' last fix
+        /// before a stay) to a car rolling into a car park.
+        public var silenceSpeed = 5.0
         public var screen = FixScreen()
 
         public init() {}
@@ -89,6 +103,9 @@ public struct BoundedPolicy: Sendable {
     /// Good fixes since moving, back to the newest one at least `dwellTime` old (the dwell rule's window).
     private var dwell: [ReportPoint] = []
     private var lastReport: Double = 0
+    /// The newest good fix, and the one before it (the silence rule's speed, when the fix has none).
+    private var lastGood: ReportPoint?
+    private var previousGood: ReportPoint?
 
     public private(set) var phase = Phase.moving
     /// Fixes the screen turned away.
@@ -113,6 +130,7 @@ public struct BoundedPolicy: Sendable {
         }
         lastFixWasGood = true
         let point = ReportPoint(fix)
+        (previousGood, lastGood) = (lastGood, point)
         let now = point.time
         stationary.observe(fix, at: now)
         let events = visits.observe(fix)
@@ -125,8 +143,43 @@ public struct BoundedPolicy: Sendable {
         }
     }
 
-    /// At the end of input: uploads the simplifier's last fix while moving.
+    /// When the silence rule would settle the user if no good fix came first: `tick(at:)` is owed then.
+    /// Nil while settled, with the rule off, or after a fix faster than `silenceSpeed`.
+    public var nextTick: Date? {
+        guard phase == .moving, let silence = parameters.silence, let last = lastGood else { return nil }
+        var speed = last.speed
+        if speed < 0, let previous = previousGood, last.time > previous.time {
+            speed = SynchronizedDistance.distance(previous, last) / (last.time - previous.time)
+        }
+        guard speed <= parameters.silenceSpeed else { return nil }
+        return last.timestamp.addingTimeInterval(silence)
+    }
+
+    /// Time passing with no fix: at or after `nextTick`, settles the user at the last good fix (the
+    /// arrival report, decided at `nextTick`); otherwise nothing.
+    public mutating func tick(at now: Date) -> [ReportDecision] {
+        guard let deadline = nextTick, now >= deadline, let last = lastGood, let silence = parameters.silence else {
+            return []
+        }
+        if simplifier.candidate == last { _ = simplifier.flush() } else { simplifier.restart(at: last) }
+        let arrival = decision(.arrival, last, at: deadline, "settled: no fix for \(Int(silence)) s")
+        settle(at: last, since: last.time, centre: StayCentre(
+            latitude: last.latitude, longitude: last.longitude, time: last.time, weight: silence))
+        return [arrival]
+    }
+
+    /// At the end of input: uploads the simplifier's last fix while moving. Settled for less than the
+    /// visits detector's minimum stay, the fixes since the arrival are traced as movement, as at a
+    /// departure from a stay that was not still: a pause the silence rule settled may end the input.
     public mutating func finish() -> [ReportDecision] {
+        if phase == .settled, let place, let centre, let last = recent.last,
+            last.time - settledSince < visits.parameters.minimumStay,
+            SynchronizedDistance.distance(place, last) > parameters.epsilon
+        {
+            var out = retrace(Array(recent.dropLast()), from: place, to: last, centre: centre, at: last)
+            out.append(decision(.track, last, at: last, "end of input, settled briefly"))
+            return out
+        }
         guard phase == .moving, let last = simplifier.flush() else { return [] }
         return [decision(.track, last, at: last, "end of input")]
     }
@@ -149,26 +202,21 @@ public struct BoundedPolicy: Sendable {
                     ? "settled: within \(Int(parameters.dwellRadius)) m for \(Int(parameters.dwellTime)) s"
                     : "settled: arrival visit"
             out.append(decision(.arrival, point, at: point, why))
-            phase = .settled
-            place = point
             // The centre starts from the evidence that settled the user, weighted by the time it spans:
             // the dwell window's mean, the visit's centre, or this fix (a stillness settle's fixes all
             // lay within `stillRadius` of it).
-            settledSince = point.time - (dwelt ? parameters.dwellTime : stillFor)
             if dwelt, let mean = StayCentre(dwell) {
-                centre = StayCentre(
-                    latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime)
+                settle(at: point, since: point.time - parameters.dwellTime, centre: StayCentre(
+                    latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime))
             } else if !still, let arrival {
-                settledSince = arrival.arrival?.timeIntervalSince1970 ?? point.time - visits.parameters.minimumStay
-                centre = StayCentre(
+                let since = arrival.arrival?.timeIntervalSince1970 ?? point.time - visits.parameters.minimumStay
+                settle(at: point, since: since, centre: StayCentre(
                     latitude: arrival.latitude, longitude: arrival.longitude, time: point.time,
-                    weight: point.time - settledSince)
+                    weight: point.time - since))
             } else {
-                centre = StayCentre(latitude: point.latitude, longitude: point.longitude, time: point.time,
-                                    weight: stillFor)
+                settle(at: point, since: point.time - stillFor, centre: StayCentre(
+                    latitude: point.latitude, longitude: point.longitude, time: point.time, weight: stillFor))
             }
-            recent.removeAll()
-            dwell.removeAll()
             return out
         }
         if let freshness = parameters.freshness, let newest, SynchronizedDistance.distance(newest, point) > freshness,
@@ -178,6 +226,16 @@ public struct BoundedPolicy: Sendable {
             out.append(decision(.track, flushed, at: point, "freshness: \(metres) m from the newest report"))
         }
         return out
+    }
+
+    /// Enters the settled phase with `point` as the arrival report's place.
+    private mutating func settle(at point: ReportPoint, since: Double, centre: StayCentre) {
+        phase = .settled
+        place = point
+        settledSince = since
+        self.centre = centre
+        recent.removeAll()
+        dwell.removeAll()
     }
 
     private mutating func whileSettled(_ point: ReportPoint, departed: Bool) -> [ReportDecision] {
@@ -303,8 +361,14 @@ public struct BoundedPolicy: Sendable {
     private mutating func decision(_ kind: ReportKind, _ point: ReportPoint, at now: ReportPoint, _ why: String)
         -> ReportDecision
     {
+        decision(kind, point, at: now.timestamp, why)
+    }
+
+    private mutating func decision(_ kind: ReportKind, _ point: ReportPoint, at now: Date, _ why: String)
+        -> ReportDecision
+    {
         newest = point
-        lastReport = now.time
-        return ReportDecision(kind: kind, point: point, decidedAt: now.timestamp, reason: why)
+        lastReport = now.timeIntervalSince1970
+        return ReportDecision(kind: kind, point: point, decidedAt: now, reason: why)
     }
 }

@@ -1,4 +1,5 @@
 import CoreLocationEngine
+import Foundation
 
 /// A reporting policy by name: `recipe` (the classic iOS recipe, for comparison) or `bounded`
 /// (the default). Fixes in, upload decisions out; no clock but the fixes' own timestamps.
@@ -14,6 +15,26 @@ public enum ReportPolicy: Sendable {
             return out
         case .bounded(var policy):
             let out = policy.handle(fix)
+            self = .bounded(policy)
+            return out
+        }
+    }
+
+    /// When the policy is owed `tick(at:)` if no fix comes first (the bounded policy's silence rule).
+    public var nextTick: Date? {
+        switch self {
+        case .recipe: nil
+        case .bounded(let policy): policy.nextTick
+        }
+    }
+
+    /// Time passing with no fix; decisions only at or after `nextTick`.
+    public mutating func tick(at now: Date) -> [ReportDecision] {
+        switch self {
+        case .recipe:
+            return []
+        case .bounded(var policy):
+            let out = policy.tick(at: now)
             self = .bounded(policy)
             return out
         }

@@ -35,6 +35,13 @@ public struct ReportSummary: Sendable {
         if shadow.phase == .moving { movingFixes.append(point) }
     }
 
+    /// Time passing with no fix: the shadow's silence rule may settle it (`BoundedPolicy.tick(at:)`).
+    public mutating func passTime(to now: Date) {
+        guard let deadline = shadow.nextTick, deadline <= now else { return }
+        _ = shadow.tick(at: deadline)
+        lastPhase = shadow.phase
+    }
+
     public mutating func record(_ decisions: [ReportDecision]) {
         for decision in decisions {
             self.decisions.append(decision)

@@ -1,0 +1,94 @@
+import CoreLocationEngine
+import CoreLocationReporting
+import Foundation
+import Testing
+
+/// The silence rule (decision 0054): a receiver with nothing to say after a slow fix settles the user
+/// there, at the moment the silence runs out; a fast one (a tunnel) does not.
+@Suite struct BoundedPolicySilenceTests {
+    private func decided(_ decision: ReportDecision) -> Double { decision.decidedAt.timeIntervalSince(epoch) }
+
+    /// A logger that writes a fix every 10 m (the benchmark's Garmin logs): walking in at 1.25 m/s it
+    /// writes every 8 s; standing for 20 minutes it writes one fix, 9 m off, after 7 minutes; then it
+    /// walks out east and writes every 8 s again.
+    private func distanceLogger() -> (fixes: [Fix], lastBeforeStay: Double, leave: Double) {
+        var fixes: [Fix] = []
+        for i in 0..<40 { fixes.append(fix(x: Double(i) * 10, t: Double(i) * 8)) }
+        let lastBeforeStay = 39.0 * 8
+        fixes.append(fix(x: 390, y: 9, t: lastBeforeStay + 420))
+        let leave = lastBeforeStay + 1200
+        for i in 1...30 { fixes.append(fix(x: 390 + Double(i) * 10, t: leave + Double(i) * 8)) }
+        return (fixes, lastBeforeStay, leave)
+    }
+
+    @Test(arguments: [nil, 50.0] as [Double?])
+    func aLoggerThatFallsSilentSettlesAtItsLastFix(freshness: Double?) throws {
+        let (fixes, lastBeforeStay, leave) = distanceLogger()
+        var parameters = BoundedPolicy.Parameters()
+        parameters.freshness = freshness
+        let decisions = run(fixes, parameters)
+        let arrivals = decisions.filter { $0.kind == .arrival }
+        let departures = decisions.filter { $0.kind == .departure }
+        try #require(arrivals.count == 1 && departures.count == 1, "\(decisions.map(\.reason))")
+        #expect(arrivals[0].reason == "settled: no fix for 120 s")
+        // At the last fix before the silence, decided when 120 s of it had passed: 2 minutes into the stay.
+        #expect(arrivals[0].point.time == epoch.timeIntervalSince1970 + lastBeforeStay)
+        #expect(decided(arrivals[0]) == lastBeforeStay + 120)
+        // The fix 9 m off, 7 minutes in, is the same place: nothing until the walk out.
+        #expect(!decisions.contains { decided($0) > decided(arrivals[0]) && decided($0) < leave })
+        // Past 50 m or 100 m from the place at 1.25 m/s: within 40 or 80 s plus a fix.
+        #expect(decided(departures[0]) > leave && decided(departures[0]) <= leave + (freshness == nil ? 96 : 56))
+    }
+
+    /// Without the rule (before decision 0054) the same log was settled only when the fix after the
+    /// silence came, 7 minutes into the stay: inside the settled window.
+    @Test func withoutTheRuleTheArrivalComesWithTheNextFix() throws {
+        let (fixes, lastBeforeStay, _) = distanceLogger()
+        var parameters = BoundedPolicy.Parameters()
+        parameters.silence = nil
+        let arrivals = run(fixes, parameters).filter { $0.kind == .arrival }
+        #expect(arrivals.allSatisfy { decided($0) >= lastBeforeStay + 420 }, "\(arrivals.map(decided))")
+    }
+
+    /// Driving at 15 m/s into a 3-minute tunnel: the silence is not an arrival, and no arrival or
+    /// departure is reported around it.
+    @Test(arguments: [15.0, -1.0])
+    func aFastReceiverThatFallsSilentIsATunnel(reportedSpeed: Double) {
+        var fixes: [Fix] = []
+        for i in 0..<60 { fixes.append(fix(x: Double(i) * 15, t: Double(i), speed: reportedSpeed)) }
+        for i in 240..<300 { fixes.append(fix(x: Double(i) * 15, t: Double(i), speed: reportedSpeed)) }
+        var policy = BoundedPolicy()
+        for f in fixes.prefix(60) { _ = policy.handle(f) }
+        // The speed from the fix, or (none reported) from the fix before it.
+        #expect(policy.nextTick == nil)
+        let decisions = run(fixes, BoundedPolicy.Parameters())
+        #expect(!decisions.contains { $0.kind == .arrival || $0.kind == .departure }, "\(decisions.map(\.reason))")
+    }
+
+    @Test func aTickBeforeTheSilenceRunsOutOrWhileSettledDecidesNothing() {
+        var policy = BoundedPolicy()
+        _ = policy.handle(fix(x: 0, t: 0))
+        _ = policy.handle(fix(x: 1, t: 1))
+        #expect(policy.nextTick == epoch.addingTimeInterval(121))
+        #expect(policy.tick(at: epoch.addingTimeInterval(120.9)).isEmpty)
+        let settled = policy.tick(at: epoch.addingTimeInterval(500))
+        #expect(settled.map(\.kind) == [.arrival])
+        // Decided when the silence ran out, whenever the tick came.
+        #expect(settled.first?.decidedAt == epoch.addingTimeInterval(121))
+        #expect(policy.phase == .settled)
+        #expect(policy.nextTick == nil)
+        #expect(policy.tick(at: epoch.addingTimeInterval(5000)).isEmpty)
+    }
+
+    /// A pause the rule settled that ends the input: the fixes since are movement, and the last one is
+    /// uploaded (the track stays within ε of it).
+    @Test func inputEndingSoonAfterASettleIsTraced() throws {
+        var fixes: [Fix] = []
+        for i in 0..<30 { fixes.append(fix(x: Double(i) * 10, t: Double(i) * 8)) }
+        fixes.append(fix(x: 290 + 20, t: 29 * 8 + 200))
+        let decisions = run(fixes, BoundedPolicy.Parameters())
+        let last = try #require(decisions.last)
+        #expect(last.kind == .track)
+        #expect(last.point.time == epoch.timeIntervalSince1970 + 29 * 8 + 200)
+    }
+}
