@@ -91,4 +91,32 @@ import Testing
         #expect(last.kind == .track)
         #expect(last.point.time == epoch.timeIntervalSince1970 + 29 * 8 + 200)
     }
+
+    /// Cerknica 14:36 of the benchmark, freshness off: a pause settled by the silence rule, a slow walk on
+    /// (within 100 m of the place's centre), another silence, and the fix that ends it 117 m from that centre
+    /// but 20 m from the
+    /// fix before the silence. That fix leaves the pause and arrives at once: the user stood there
+    /// through the silence. Before, the arrival waited for the stillness rule's 180 s more.
+    @Test func aDepartureThatEndsAStillSilenceIsAnArrival() throws {
+        var fixes: [Fix] = []
+        for i in 0..<40 { fixes.append(fix(x: Double(i) * 10, t: Double(i) * 8)) }  // to x = 390 at 312 s
+        fixes.append(fix(x: 395, t: 462))  // a pause: settled at 432 s
+        for i in 1...13 { fixes.append(fix(x: 395 + Double(i) * 10, t: 462 + Double(i) * 20)) }  // to 525 at 722 s
+        let ended = 922.0
+        fixes.append(fix(x: 545, t: ended))  // after 200 s of silence, 20 m on
+        for i in 1...20 { fixes.append(fix(x: 545 + Double(i % 3), t: ended + Double(i) * 30)) }
+        let leave = ended + 600
+        for i in 1...30 { fixes.append(fix(x: 547 + Double(i) * 10, t: leave + Double(i) * 8)) }
+        var parameters = BoundedPolicy.Parameters()
+        parameters.freshness = nil
+        let decisions = run(fixes, parameters)
+        let arrivals = decisions.filter { $0.kind == .arrival }
+        try #require(arrivals.count == 2, "\(decisions.map(\.reason))")
+        #expect(arrivals[0].reason == "settled: no fix for 120 s")
+        #expect(arrivals[1].reason == "settled: still through 200 s of silence")
+        #expect(decided(arrivals[1]) == ended)
+        #expect(arrivals[1].point.time == epoch.timeIntervalSince1970 + ended)
+        #expect(!decisions.contains { decided($0) > ended && decided($0) < leave }, "\(decisions.map(\.reason))")
+        #expect(decisions.filter { $0.kind == .departure }.count == 2)
+    }
 }

@@ -280,6 +280,19 @@ public struct BoundedPolicy: Sendable {
             {
                 out.append(decision(.track, flushed, at: point, "freshness after leaving"))
             }
+            // The fix that left ends a silence spent within `stillRadius` of it: the user has left the old
+            // place and already stands at a new one, as the silence rule would have said had the user not
+            // been settled meanwhile (decision 0054).
+            if let silence = parameters.silence, let previous = previousGood, point.time - previous.time >= silence,
+                SynchronizedDistance.distance(previous, point) <= parameters.stillRadius
+            {
+                if simplifier.candidate == point { _ = simplifier.flush() } else { simplifier.restart(at: point) }
+                out.removeAll { $0.point == point }
+                out.append(decision(.arrival, point, at: point, "settled: still through \(Int(point.time - previous.time)) s of silence"))
+                settle(at: point, since: previous.time, centre: StayCentre(
+                    latitude: point.latitude, longitude: point.longitude, time: point.time,
+                    weight: point.time - previous.time))
+            }
             return out
         }
         centre.add(point)
