@@ -2,10 +2,11 @@
 """locationd against gpsd 3.22, side by side in one run (issue 10, "Measured").
 
 One NMEA feed (a loopback TCP server writing an epoch every 100 ms: RMC + GGA, the epoch number in
-the UTC time) is read by a real locationd (`--source tcp://…`) and by a real gpsd
-(`gpsd -N -n -b tcp://…`). For N clients of each (8, 64, 256, 1000) it measures, on the monotonic
-clock of this one process, the time from the feed's write of an epoch to its arrival at each
-client: p50 / p99 / p99.9 and drops (epochs a served client never got). locationd's clients speak
+the UTC time, on one port per system) is read by a real locationd (`--source tcp://…`) and by a real
+gpsd (`gpsd -N -b tcp://…`: its default, opening the receiver with its first client as locationd does,
+so neither reads the feed during the other's turn). For N clients of each (8, 64, 256, 1000) it
+measures, on the monotonic clock of this one process, the time from the feed's write of an epoch to
+that system's port to its arrival at each client (the port written first alternates by epoch): p50 / p99 / p99.9 and drops (epochs a served client never got). locationd's clients speak
 its protocol (hello, register, startUpdates: what the library sends for a CLLocationManager);
 gpsd's clients send `?WATCH={"enable":true,"json":true}`, which is what `gpspipe -w` does.
 
@@ -62,10 +63,11 @@ def epoch_of_unix(seconds):
     return int(round((seconds - BASE) / INTERVAL))
 
 
-class Feed:
-    """The receiver: every connection gets every epoch written after it connected."""
+class Outlet:
+    """One system's connection point to the receiver: a listener, its connections, and when each epoch
+    was written to them."""
 
-    def __init__(self):
+    def __init__(self, lock):
         self.listener = socket.socket()
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -73,14 +75,10 @@ class Feed:
         self.port = self.listener.getsockname()[1]
         self.clients = []
         self.sent = {}
-        self.k = 0
-        self.lock = threading.Lock()
-        self.running = True
-        threading.Thread(target=self.accept, daemon=True).start()
-        threading.Thread(target=self.pump, daemon=True).start()
+        self.lock = lock
 
-    def accept(self):
-        while self.running:
+    def accept(self, running):
+        while running():
             try:
                 client, _ = self.listener.accept()
             except OSError:
@@ -89,17 +87,38 @@ class Feed:
             with self.lock:
                 self.clients.append(client)
 
+    def write(self, k, data):
+        self.sent[k] = time.monotonic()
+        for client in list(self.clients):
+            try:
+                client.sendall(data)
+            except OSError:
+                self.clients.remove(client)
+
+
+class Feed:
+    """The receiver: one outlet per system (`outlets["gpsd"]`, `outlets["locationd"]`), the same epochs to
+    both. Each epoch is stamped per outlet just before it is written there, and the outlet written first
+    alternates, so neither system's latency counts the other's write (since 2026-11-25: locationd opens
+    its source with its first client, so it used to connect last in every round and be written second)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.outlets = {system: Outlet(self.lock) for system in ("gpsd", "locationd")}
+        self.k = 0
+        self.running = True
+        for outlet in self.outlets.values():
+            threading.Thread(target=outlet.accept, args=(lambda: self.running,), daemon=True).start()
+        threading.Thread(target=self.pump, daemon=True).start()
+
     def pump(self):
         next_at = time.monotonic()
         while self.running:
             data = epoch_sentences(self.k)
+            order = ("gpsd", "locationd") if self.k % 2 == 0 else ("locationd", "gpsd")
             with self.lock:
-                self.sent[self.k] = time.monotonic()
-                for client in list(self.clients):
-                    try:
-                        client.sendall(data)
-                    except OSError:
-                        self.clients.remove(client)
+                for system in order:
+                    self.outlets[system].write(self.k, data)
             self.k += 1
             next_at += INTERVAL
             time.sleep(max(0, next_at - time.monotonic()))
@@ -267,7 +286,7 @@ def rss_kib(pid):
     return 0
 
 
-def measure(feed, clients, first, last):
+def measure(sent, clients, first, last):
     """Latencies (ms) and drops over epochs [first, last) for clients that were served."""
     latencies, drops, served = [], 0, 0
     for client in clients:
@@ -279,7 +298,7 @@ def measure(feed, clients, first, last):
             if arrival is None:
                 drops += 1
             else:
-                latencies.append((arrival - feed.sent[k]) * 1000)
+                latencies.append((arrival - sent[k]) * 1000)
     return latencies, drops, served
 
 
@@ -301,7 +320,7 @@ def run_round(system, n, seconds, feed, socket_path, gpsd_port, daemon_pid, app_
     cpu = (cpu_seconds(daemon_pid) - cpu0) / (time.monotonic() - wall0) * 100 if system == "locationd" else None
     rss = rss_kib(daemon_pid) if system == "locationd" else None
     time.sleep(1)  # the last epochs' stragglers
-    latencies, drops, served = measure(feed, made, first, last)
+    latencies, drops, served = measure(feed.outlets[system].sent, made, first, last)
     group.close()
     time.sleep(2)
     return latencies, drops, served, last - first, cpu, rss
@@ -392,10 +411,10 @@ def main():
     probe.bind(("127.0.0.1", 0))
     gpsd_port = probe.getsockname()[1]
     probe.close()
-    gpsd = subprocess.Popen(["gpsd", "-N", "-n", "-b", "-S", str(gpsd_port), "tcp://127.0.0.1:%d" % feed.port],
+    gpsd = subprocess.Popen(["gpsd", "-N", "-b", "-S", str(gpsd_port), "tcp://127.0.0.1:%d" % feed.outlets["gpsd"].port],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     daemon = subprocess.Popen([args.bin + "/locationd", "--socket", socket_path, "--database", directory + "/d.sqlite",
-                               "--config", "/dev/null", "--source", "tcp://127.0.0.1:%d" % feed.port,
+                               "--config", "/dev/null", "--source", "tcp://127.0.0.1:%d" % feed.outlets["locationd"].port,
                                "--log-level", "warning"], env=environment, stderr=subprocess.DEVNULL)
     for _ in range(200):
         if os.path.exists(socket_path):
