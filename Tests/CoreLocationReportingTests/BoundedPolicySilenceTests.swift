@@ -24,11 +24,7 @@ import Testing
     @Test(arguments: [nil, 50.0] as [Double?])
     func aLoggerThatFallsSilentSettlesAtItsLastFix(freshness: Double?) throws {
         let (fixes, lastBeforeStay, leave) = distanceLogger()
-        var parameters = BoundedPolicy.Parameters()
-        parameters.freshness = freshness
-        let decisions = run(fixes, parameters)
-        let arrivals = decisions.filter { $0.kind == .arrival }
-        let departures = decisions.filter { $0.kind == .departure }
+        let (decisions, arrivals, departures) = settles(fixes, freshness: freshness)
         try #require(arrivals.count == 1 && departures.count == 1, "\(decisions.map(\.reason))")
         #expect(arrivals[0].reason == "settled: no fix for 120 s")
         // At the last fix before the silence, decided when 120 s of it had passed: 2 minutes into the stay.

@@ -34,11 +34,7 @@ import Testing
     @Test(arguments: [nil, 50.0] as [Double?])
     func aWanderingReceiverSettlesByDwellAndStaysSilent(freshness: Double?) throws {
         let (fixes, moving, leave) = wanderingStay()
-        var parameters = BoundedPolicy.Parameters()
-        parameters.freshness = freshness
-        let decisions = run(fixes, parameters)
-        let arrivals = decisions.filter { $0.kind == .arrival }
-        let departures = decisions.filter { $0.kind == .departure }
+        let (decisions, arrivals, departures) = settles(fixes, freshness: freshness)
         try #require(arrivals.count == 1 && departures.count == 1)
         #expect(arrivals[0].reason == "settled: within 30 m for 240 s")
         // The dwell window is full about 240 s after the stay begins (at 300 s; a few fixes of the walk in

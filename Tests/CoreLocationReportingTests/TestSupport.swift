@@ -31,6 +31,15 @@ func run(_ fixes: [Fix], _ parameters: BoundedPolicy.Parameters) -> [ReportDecis
     return out + policy.finish()
 }
 
+/// A bounded policy's decisions on `fixes` with the freshness bound `freshness` (nil: off), and among them
+/// the arrivals and the departures.
+func settles(_ fixes: [Fix], freshness: Double?) -> (all: [ReportDecision], arrivals: [ReportDecision], departures: [ReportDecision]) {
+    var parameters = BoundedPolicy.Parameters()
+    parameters.freshness = freshness
+    let decisions = run(fixes, parameters)
+    return (decisions, decisions.filter { $0.kind == .arrival }, decisions.filter { $0.kind == .departure })
+}
+
 /// A seeded noisy walk/drive: (x, y) metres with headings that change, speeds, and stops.
 struct SeededTrack {
     private var state: UInt64
