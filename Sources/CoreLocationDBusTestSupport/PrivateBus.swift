@@ -120,7 +120,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// Stops one mock (SIGTERM) and waits for it (at most 10 s).
+    /// Stops one mock (as `terminate`) and waits for it (at most 10 s).
     public func stopMock(_ process: ChildProcess) {
         Self.terminate(process)
     }
@@ -128,9 +128,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     /// SIGKILL (a crash, as far as the bus can tell), then waits until the child is reaped, bounded.
     /// Not SIGTERM: children spawned from a test runner's threads inherit a signal mask that can block it.
     static func terminate(_ process: ChildProcess) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        ChildProcess.kill(process, timeout: 10)
     }
 
     /// Stops every mock and the daemon, and removes the socket directory.

@@ -173,6 +173,14 @@ public final class ChildProcess: Sendable {
         exited.signal()
     }
 
+    /// Blocks at most `timeout` seconds until the child has exited; whether it has.
+    public func waitUntilExit(timeout: Double) -> Bool {
+        guard state.withLock({ $0.processIdentifier > 0 }) else { return true }
+        guard exited.wait(timeout: .now() + timeout) == .success else { return false }
+        exited.signal()
+        return true
+    }
+
     /// Sends `signal` unless the child has been reaped; whether it was sent.
     @discardableResult
     public func signal(_ signal: Int32) -> Bool {
@@ -296,12 +304,7 @@ extension ChildProcess {
     @discardableResult
     public static func kill(_ process: ChildProcess, signal: Int32 = SIGKILL, timeout: Double = 5) -> Bool {
         guard process.signal(signal) else { return true }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() >= deadline { return false }
-            usleep(5_000)
-        }
-        return true
+        return process.waitUntilExit(timeout: timeout)
     }
 
     /// `kill(_:signal:timeout:)` for a pid this class did not start.

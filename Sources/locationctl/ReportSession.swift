@@ -69,8 +69,7 @@ struct ReportSession {
     @discardableResult
     mutating func passTime(to now: Date) throws -> [ReportDecision] {
         summary.passTime(to: now)
-        guard let deadline = policy.nextTick, deadline <= now else { return [] }
-        let decisions = policy.tick(at: deadline)
+        let decisions = policy.tick(at: now)
         try emit(decisions)
         return decisions
     }

@@ -20,12 +20,12 @@ func fix(
 }
 
 /// Every decision of a bounded policy fed `fixes`, the end of input's included, with the time between
-/// fixes passed as `locationctl report` passes it (`tick(at:)` when `nextTick` comes before a fix).
+/// fixes passed as `locationctl report` passes it (`tick(at:)` before each fix).
 func run(_ fixes: [Fix], _ parameters: BoundedPolicy.Parameters) -> [ReportDecision] {
     var policy = BoundedPolicy(parameters: parameters)
     var out: [ReportDecision] = []
     for f in fixes {
-        if let due = policy.nextTick, due <= f.timestamp { out += policy.tick(at: due) }
+        out += policy.tick(at: f.timestamp)
         out += policy.handle(f)
     }
     return out + policy.finish()

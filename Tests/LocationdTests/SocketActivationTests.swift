@@ -21,7 +21,7 @@ import Testing
     static func waitForExit(_ process: ChildProcess, timeout: Double = 20) async -> Bool {
         _ = await Polling.until(timeout: timeout) { !process.isRunning }
         if process.isRunning {
-            ChildProcess.kill(process.processIdentifier)
+            ChildProcess.kill(process)
             return false
         }
         return true

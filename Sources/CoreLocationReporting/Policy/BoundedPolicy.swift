@@ -161,10 +161,8 @@ public struct BoundedPolicy: Sendable {
         guard let deadline = nextTick, now >= deadline, let last = lastGood, let silence = parameters.silence else {
             return []
         }
-        if simplifier.candidate == last { _ = simplifier.flush() } else { simplifier.restart(at: last) }
         let arrival = decision(.arrival, last, at: deadline, "settled: no fix for \(Int(silence)) s")
-        settle(at: last, since: last.time, centre: StayCentre(
-            latitude: last.latitude, longitude: last.longitude, time: last.time, weight: silence))
+        settle(at: last, since: last.time, centre: StayCentre(seed: last, weight: silence))
         return [arrival]
     }
 
@@ -193,8 +191,6 @@ public struct BoundedPolicy: Sendable {
         while dwell.count > 1, point.time - dwell[1].time >= parameters.dwellTime { dwell.removeFirst() }
         let dwelt = !still && dwelling(point)
         if still || dwelt || arrival != nil {
-            // The window is valid up to this fix: uploading it keeps ε on the approach.
-            if simplifier.candidate == point { _ = simplifier.flush() } else { simplifier.restart(at: point) }
             out.removeAll { $0.point == point }
             let why = still
                 ? "settled: still for \(Int(stillFor)) s"
@@ -214,8 +210,7 @@ public struct BoundedPolicy: Sendable {
                     latitude: arrival.latitude, longitude: arrival.longitude, time: point.time,
                     weight: point.time - since))
             } else {
-                settle(at: point, since: point.time - stillFor, centre: StayCentre(
-                    latitude: point.latitude, longitude: point.longitude, time: point.time, weight: stillFor))
+                settle(at: point, since: point.time - stillFor, centre: StayCentre(seed: point, weight: stillFor))
             }
             return out
         }
@@ -230,6 +225,8 @@ public struct BoundedPolicy: Sendable {
 
     /// Enters the settled phase with `point` as the arrival report's place.
     private mutating func settle(at point: ReportPoint, since: Double, centre: StayCentre) {
+        // The window is valid up to this fix: uploading it keeps ε on the approach.
+        if simplifier.candidate == point { _ = simplifier.flush() } else { simplifier.restart(at: point) }
         phase = .settled
         place = point
         settledSince = since
@@ -286,12 +283,10 @@ public struct BoundedPolicy: Sendable {
             if let silence = parameters.silence, let previous = previousGood, point.time - previous.time >= silence,
                 SynchronizedDistance.distance(previous, point) <= parameters.stillRadius
             {
-                if simplifier.candidate == point { _ = simplifier.flush() } else { simplifier.restart(at: point) }
+                let silent = point.time - previous.time
                 out.removeAll { $0.point == point }
-                out.append(decision(.arrival, point, at: point, "settled: still through \(Int(point.time - previous.time)) s of silence"))
-                settle(at: point, since: previous.time, centre: StayCentre(
-                    latitude: point.latitude, longitude: point.longitude, time: point.time,
-                    weight: point.time - previous.time))
+                out.append(decision(.arrival, point, at: point, "settled: still through \(Int(silent)) s of silence"))
+                settle(at: point, since: previous.time, centre: StayCentre(seed: point, weight: silent))
             }
             return out
         }

@@ -37,8 +37,7 @@ public struct ReportSummary: Sendable {
 
     /// Time passing with no fix: the shadow's silence rule may settle it (`BoundedPolicy.tick(at:)`).
     public mutating func passTime(to now: Date) {
-        guard let deadline = shadow.nextTick, deadline <= now else { return }
-        _ = shadow.tick(at: deadline)
+        _ = shadow.tick(at: now)
         lastPhase = shadow.phase
     }
 

@@ -27,6 +27,11 @@ struct StayCentre: Sendable, Hashable {
         self.weight = max(weight, 1)
     }
 
+    /// Seeded with one fix standing for `weight` seconds.
+    init(seed point: ReportPoint, weight: Double) {
+        self.init(latitude: point.latitude, longitude: point.longitude, time: point.time, weight: weight)
+    }
+
     /// The mean of `points` (oldest first), each weighted by the seconds it stands for; nil if none.
     init?(_ points: [ReportPoint]) {
         guard let first = points.first else { return nil }
