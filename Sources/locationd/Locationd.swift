@@ -271,7 +271,8 @@ struct Locationd: AsyncParsableCommand {
     /// decision 0055). A fix goes from the source's thread to every client's socket in turn (decision 0042),
     /// and the first send wakes a client that, at the same priority, the scheduler ran at once on the
     /// sender's CPU: 85 µs of the 218 µs from the read to the first client, measured. Threads made later
-    /// inherit it from the threads that make them. Only root may raise it; the system unit, which starts
+    /// inherit it from the threads that make them, but for libdispatch's pool, whose threads take a
+    /// priority from their work's QoS. Only root may raise it; the system unit, which starts
     /// locationd as its own user, says `Nice=-10` instead.
     static func raisePriority(logger: Logger) {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []

@@ -45,16 +45,21 @@ final class LocalHTTPServer: @unchecked Sendable {  // Sendable: mutable state i
 
     var requests: [String] { lock.withLock { heads } }
 
+    /// Wakes the accept loop, which closes the listening socket itself: closed here, its number could be
+    /// reused by another test's server before the loop's next `accept`, which would then answer that
+    /// server's client with this server's routes (the CI met an HTTP 500 case answered 200 so).
     func stop() {
         shutdown(socketFD, Int32(SHUT_RDWR))
-        close(socketFD)
         for fd in lock.withLock({ open }) { close(fd) }
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(socketFD, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                close(socketFD)
+                return
+            }
             var buffer = [UInt8](repeating: 0, count: 65_536)
             var received: [UInt8] = []
             while !received.containsHeadEnd {
