@@ -115,4 +115,31 @@ import Testing
         #expect(!decisions.contains { decided($0) > ended && decided($0) < leave }, "\(decisions.map(\.reason))")
         #expect(decisions.filter { $0.kind == .departure }.count == 2)
     }
+
+    /// Cerknica 15:05 and 15:10 of the benchmark: a pause the silence rule settled, and the receiver's next
+    /// fix 2 km on, the user having driven off meanwhile. That fix is the departure (decision 0056): the
+    /// arrival fix again, as before, told the server nothing, and the track from the arrival to this fix has
+    /// no fix between to hold within ε. The drive on goes through the simplifier from it.
+    @Test(arguments: [nil, 50.0] as [Double?])
+    func aDepartureWithNoFixSinceTheSettleIsTheFixThatLeft(freshness: Double?) throws {
+        var fixes: [Fix] = []
+        for i in 0..<20 { fixes.append(fix(x: Double(i) * 10, t: Double(i) * 8)) }  // to x = 190 at 152 s
+        let away = 152.0 + 600
+        for i in 0..<30 { fixes.append(fix(x: 2190 + Double(i) * 15, t: away + Double(i))) }
+        var parameters = BoundedPolicy.Parameters()
+        parameters.freshness = freshness
+        let decisions = run(fixes, parameters)
+        let arrival = try #require(decisions.first { $0.kind == .arrival })
+        let departure = try #require(decisions.first { $0.kind == .departure })
+        #expect(arrival.point.time == epoch.timeIntervalSince1970 + 152)
+        #expect(departure.point.time == epoch.timeIntervalSince1970 + away)
+        #expect(decided(departure) == away)
+        #expect(Set(decisions.map(\.point.time)).count == decisions.count, "\(decisions.map(\.reason))")
+        #expect(decisions.filter { $0.kind == .departure }.count == 1)
+        // Straight on at 15 m/s: one segment from the departure keeps every fix, so without the freshness
+        // bound the drive's one more upload is the end of input.
+        if freshness == nil {
+            #expect(decisions.filter { decided($0) > away }.map(\.reason) == ["end of input"])
+        }
+    }
 }

@@ -259,7 +259,21 @@ public struct BoundedPolicy: Sendable {
                 start = index
                 index -= 1
             }
-            let departure = start < recent.count ? recent[start] : place
+            // The fix that left ends a silence spent within `stillRadius` of it: the user has left the old
+            // place and already stands at a new one, as the silence rule would have said had the user not
+            // been settled meanwhile (decision 0054).
+            var arrivesHere = false
+            if let silence = parameters.silence, let previous = previousGood {
+                arrivesHere = point.time - previous.time >= silence
+                    && SynchronizedDistance.distance(previous, point) <= parameters.stillRadius
+            }
+            // No fix since the user settled (a silence settle; the receiver said nothing until the user had
+            // gone): the walk out's first evidence is this fix, and it is the departure. The arrival report
+            // again, as a departure, would tell the server nothing new, and the track from it to this
+            // fix has no fix between to keep within ε (decision 0056). An arrival here keeps the old
+            // place's departure apart from the new place's arrival.
+            let departsHere = recent.isEmpty && !arrivesHere
+            let departure = departsHere ? point : start < recent.count ? recent[start] : place
             let walkOut = start < recent.count ? Array(recent[(start + 1)...]) : []
             let stay = Array(recent[..<min(start, recent.count)])
             recent.removeAll()
@@ -269,7 +283,7 @@ public struct BoundedPolicy: Sendable {
             let why = departed ? "departure visit, \(metres)" : "left: \(metres)"
             out.append(decision(.departure, departure, at: point, why))
             simplifier.restart(at: departure)
-            for fix in walkOut + [point] {
+            for fix in walkOut + (departsHere ? [] : [point]) {
                 out += simplifier.add(fix).map { decision(.track, $0, at: point, "the walk out would leave ε") }
             }
             if let freshness = parameters.freshness, let newest,
@@ -277,12 +291,7 @@ public struct BoundedPolicy: Sendable {
             {
                 out.append(decision(.track, flushed, at: point, "freshness after leaving"))
             }
-            // The fix that left ends a silence spent within `stillRadius` of it: the user has left the old
-            // place and already stands at a new one, as the silence rule would have said had the user not
-            // been settled meanwhile (decision 0054).
-            if let silence = parameters.silence, let previous = previousGood, point.time - previous.time >= silence,
-                SynchronizedDistance.distance(previous, point) <= parameters.stillRadius
-            {
+            if arrivesHere, let previous = previousGood {
                 let silent = point.time - previous.time
                 out.removeAll { $0.point == point }
                 out.append(decision(.arrival, point, at: point, "settled: still through \(Int(silent)) s of silence"))
