@@ -37,9 +37,17 @@ public enum DaemonProtocol {
     /// delivery's JSON encoded once (`encode(delivery)`): one fix fanned out to many clients is
     /// encoded once, not once per client. The bytes are those `frame` writes (keys sorted).
     public static func deliveryFrame(client: ClientID, encodedDelivery: [UInt8]) -> [UInt8] {
-        let head = Array(
-            #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#.utf8)
-        return FrameDecoder.frame(head + encodedDelivery + Array("}}}}}}".utf8))
+        // Written into one array (not spliced from parts): this is on the way to a fix's first client.
+        let head = #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#
+        let tail: StaticString = "}}}}}}"
+        let length = head.utf8.count + encodedDelivery.count + tail.utf8CodeUnitCount
+        var frame: [UInt8] = []
+        frame.reserveCapacity(4 + length)
+        for shift in [24, 16, 8, 0] { frame.append(UInt8(truncatingIfNeeded: length >> shift)) }
+        frame += head.utf8
+        frame += encodedDelivery
+        tail.withUTF8Buffer { frame += $0 }
+        return frame
     }
 
     /// A framed message ready to write.

@@ -42,7 +42,7 @@ public enum DeliveryJSON {
         append(fix.ellipsoidalAltitude, to: &out)
         if let floor = fix.floor {
             append(#","floor":"#, to: &out)
-            append(String(floor), to: &out)
+            out.append(contentsOf: String(floor).utf8)
         }
         append(#","horizontalAccuracy":"#, to: &out)
         append(fix.horizontalAccuracy, to: &out)
@@ -70,12 +70,14 @@ public enum DeliveryJSON {
             append(value.isNaN ? #""nan""# : value > 0 ? #""inf""# : #""-inf""#, to: &out)
             return
         }
-        // Swift's shortest representation that reads back to the same Double, as the encoder writes it.
-        let text = value.description
-        if text.hasSuffix(".0") {
-            append(text.dropLast(2), to: &out)
-        } else {
-            append(text, to: &out)
+        // Swift's shortest representation that reads back to the same Double, as the encoder writes it,
+        // without its trailing ".0". Its bytes are read in place: `hasSuffix` and `dropLast` on the
+        // String take the Unicode paths, a dozen times a fix on the way to the first client.
+        var text = value.description
+        text.withUTF8 { bytes in
+            let count = bytes.count
+            let whole = count >= 2 && bytes[count - 2] == UInt8(ascii: ".") && bytes[count - 1] == UInt8(ascii: "0")
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(whole ? count - 2 : count)]))
         }
     }
 
@@ -83,7 +85,7 @@ public enum DeliveryJSON {
         append(value ? "true" : "false", to: &out)
     }
 
-    private static func append<Text: StringProtocol>(_ text: Text, to out: inout [UInt8]) {
-        out.append(contentsOf: text.utf8)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 }

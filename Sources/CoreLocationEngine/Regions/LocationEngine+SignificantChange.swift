@@ -34,7 +34,9 @@ extension LocationEngine {
     }
 
     mutating func offerSignificant(_ fix: Fix, to id: ClientID, at now: Double, into actions: inout [EngineAction]) {
-        guard let client = clients[id], client.significant, client.authorization.allowsLocation,
+        // Checked in place first: every fix comes here for every client, few of them watch significant
+        // changes, and `clients[id]` copies the whole state.
+        guard withClient(id, { $0.significant }) == true, let client = clients[id], client.authorization.allowsLocation,
             fix.horizontalAccuracy >= 0
         else { return }
         if let last = client.lastSignificant {
