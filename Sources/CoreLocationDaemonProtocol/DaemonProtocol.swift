@@ -40,14 +40,11 @@ public enum DaemonProtocol {
         // Written into one array (not spliced from parts): this is on the way to a fix's first client.
         let head = #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#
         let tail: StaticString = "}}}}}}"
-        let length = head.utf8.count + encodedDelivery.count + tail.utf8CodeUnitCount
-        var frame: [UInt8] = []
-        frame.reserveCapacity(4 + length)
-        for shift in [24, 16, 8, 0] { frame.append(UInt8(truncatingIfNeeded: length >> shift)) }
-        frame += head.utf8
-        frame += encodedDelivery
-        tail.withUTF8Buffer { frame += $0 }
-        return frame
+        return FrameDecoder.frame(length: head.utf8.count + encodedDelivery.count + tail.utf8CodeUnitCount) { frame in
+            frame += head.utf8
+            frame += encodedDelivery
+            tail.withUTF8Buffer { frame += $0 }
+        }
     }
 
     /// A framed message ready to write.

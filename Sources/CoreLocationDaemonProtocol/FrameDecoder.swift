@@ -46,8 +46,15 @@ public struct FrameDecoder: Sendable {
 
     /// Prefixes `payload` with its length.
     public static func frame(_ payload: [UInt8]) -> [UInt8] {
-        let length = UInt32(payload.count)
-        return [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
-            + payload
+        frame(length: payload.count) { $0 += payload }
+    }
+
+    /// A frame of `length` payload bytes, which `writePayload` appends after the length, in one array.
+    public static func frame(length: Int, _ writePayload: (inout [UInt8]) -> Void) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(4 + length)
+        for shift in [24, 16, 8, 0] { frame.append(UInt8(truncatingIfNeeded: UInt32(length) >> shift)) }
+        writePayload(&frame)
+        return frame
     }
 }

@@ -267,13 +267,12 @@ public struct BoundedPolicy: Sendable {
                 arrivesHere = point.time - previous.time >= silence
                     && SynchronizedDistance.distance(previous, point) <= parameters.stillRadius
             }
-            // No fix since the user settled (a silence settle; the receiver said nothing until the user had
-            // gone): the walk out's first evidence is this fix, and it is the departure. The arrival report
-            // again, as a departure, would tell the server nothing new, and the track from it to this
-            // fix has no fix between to keep within ε (decision 0056). An arrival here keeps the old
-            // place's departure apart from the new place's arrival.
-            let departsHere = recent.isEmpty && !arrivesHere
-            let departure = departsHere ? point : start < recent.count ? recent[start] : place
+            // With no recent fix (a silence settle; the receiver said nothing until the user had gone) the
+            // window opens at this fix itself: the walk out's first evidence is the departure. The arrival
+            // report again would tell the server nothing new, and the track from it to this fix has no fix
+            // between to keep within ε (decision 0056). An arrival here keeps the old place's departure
+            // apart from the new place's arrival.
+            let departure = start < recent.count ? recent[start] : arrivesHere ? place : point
             let walkOut = start < recent.count ? Array(recent[(start + 1)...]) : []
             let stay = Array(recent[..<min(start, recent.count)])
             recent.removeAll()
@@ -283,7 +282,7 @@ public struct BoundedPolicy: Sendable {
             let why = departed ? "departure visit, \(metres)" : "left: \(metres)"
             out.append(decision(.departure, departure, at: point, why))
             simplifier.restart(at: departure)
-            for fix in walkOut + (departsHere ? [] : [point]) {
+            for fix in walkOut + [point] where fix != departure {
                 out += simplifier.add(fix).map { decision(.track, $0, at: point, "the walk out would leave ε") }
             }
             if let freshness = parameters.freshness, let newest,
