@@ -32,7 +32,7 @@ package final class LocationRuntime: Sendable {
         var outbox: [EngineAction] = []
         var isDraining = false
         var timer: (deadline: Double, work: any ScheduledWork)?
-        var sourceObservers: [UInt64: @Sendable (SourceID, SourceEvent) -> Void] = [:]
+        var sourceObservers: [@Sendable (SourceID, SourceEvent) -> Void] = []
     }
 
     package let scheduler: any Scheduler
@@ -122,9 +122,7 @@ package final class LocationRuntime: Sendable {
 
     /// Hears every event of every source (for `locationctl`: a replay that finished).
     package func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
-        core.withLock { core in
-            core.sourceObservers[UInt64(core.sourceObservers.count)] = observer
-        }
+        core.withLock { $0.sourceObservers.append(observer) }
     }
 
     // MARK: Engine plumbing
@@ -149,7 +147,8 @@ package final class LocationRuntime: Sendable {
         core.withLock { core in
             let actions = core.engine.handle(input, at: now)
             // A daemon client's engine only mirrors its commands; the daemon acts.
-            if !isMirror { core.outbox += actions }
+            // Taken as they are when nothing waits (no copy), as most fixes find it.
+            if !isMirror { if core.outbox.isEmpty { core.outbox = actions } else { core.outbox += actions } }
         }
         if isMirror { return }
         drain()
@@ -162,23 +161,24 @@ package final class LocationRuntime: Sendable {
             return true
         }
         guard mayDrain else { return }
-        while let batch = core.withLock({ core -> [(EngineAction, (@Sendable (ClientEvent) -> Void)?)]? in
+        // The clients' sinks as they were when the batch was taken (a reference to the dictionary, not a
+        // new array of pairs: this is on a fix's way to its first client).
+        while let (actions, sinks) = core.withLock({ core -> ([EngineAction], [ClientID: @Sendable (ClientEvent) -> Void])? in
             guard !core.outbox.isEmpty else {
                 core.isDraining = false
                 return nil
             }
-            let actions = core.outbox
-            core.outbox.removeAll()
-            return actions.map { action in
+            defer { core.outbox = [] }
+            return (core.outbox, core.sinks)
+        }) {
+            for action in actions {
                 switch action {
                 case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _),
                     let .visit(id, _), let .paused(id), let .resumed(id):
-                    return (action, core.sinks[id])
-                default: return (action, nil)
+                    perform(action, sink: sinks[id])
+                default: perform(action, sink: nil)
                 }
             }
-        }) {
-            for (action, sink) in batch { perform(action, sink: sink) }
         }
         armTimer()
     }
@@ -214,7 +214,7 @@ package final class LocationRuntime: Sendable {
     }
 
     private func sourceEvent(_ event: SourceEvent, from id: SourceID) {
-        let observers = core.withLock { Array($0.sourceObservers.values) }
+        let observers = core.withLock { $0.sourceObservers }
         switch event {
         case let .fix(fix): input(.source(id, .fix(fix)))
         case let .pressure(sample): input(.source(id, .pressure(sample)))

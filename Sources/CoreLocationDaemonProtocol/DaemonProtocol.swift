@@ -38,10 +38,26 @@ public enum DaemonProtocol {
     /// encoded once, not once per client. The bytes are those `frame` writes (keys sorted).
     public static func deliveryFrame(client: ClientID, encodedDelivery: [UInt8]) -> [UInt8] {
         // Written into one array (not spliced from parts): this is on the way to a fix's first client.
-        let head = #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":\#(client.rawValue)},"_1":"#
+        // The client's number is written digit by digit, with no `String` made for it.
+        let head: StaticString = #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":"#
+        let middle: StaticString = #"},"_1":"#
         let tail: StaticString = "}}}}}}"
-        return FrameDecoder.frame(length: head.utf8.count + encodedDelivery.count + tail.utf8CodeUnitCount) { frame in
-            frame += head.utf8
+        var unit: UInt64 = 1  // the place of the number's first digit
+        var digits = 1
+        while client.rawValue / unit >= 10 {
+            unit *= 10
+            digits += 1
+        }
+        let length = head.utf8CodeUnitCount + digits + middle.utf8CodeUnitCount + encodedDelivery.count
+            + tail.utf8CodeUnitCount
+        return FrameDecoder.frame(length: length) { frame in
+            head.withUTF8Buffer { frame += $0 }
+            var place = unit
+            repeat {
+                frame.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: client.rawValue / place % 10))
+                place /= 10
+            } while place > 0
+            middle.withUTF8Buffer { frame += $0 }
             frame += encodedDelivery
             tail.withUTF8Buffer { frame += $0 }
         }

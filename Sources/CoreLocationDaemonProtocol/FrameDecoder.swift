@@ -53,7 +53,11 @@ public struct FrameDecoder: Sendable {
     public static func frame(length: Int, _ writePayload: (inout [UInt8]) -> Void) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(4 + length)
-        for shift in [24, 16, 8, 0] { frame.append(UInt8(truncatingIfNeeded: UInt32(length) >> shift)) }
+        let prefix = UInt32(truncatingIfNeeded: length)
+        frame.append(UInt8(truncatingIfNeeded: prefix >> 24))
+        frame.append(UInt8(truncatingIfNeeded: prefix >> 16))
+        frame.append(UInt8(truncatingIfNeeded: prefix >> 8))
+        frame.append(UInt8(truncatingIfNeeded: prefix))
         writePayload(&frame)
         return frame
     }

@@ -27,14 +27,16 @@ import Testing
     }
 
     /// The shared-delivery frame is byte for byte the frame the encoder writes, and decodes to the
-    /// same message (an infinite course included: "inf" strings).
-    @Test func aDeliveryFrameEncodedOnceIsTheEncodersFrame() throws {
+    /// same message (an infinite course included: "inf" strings), for client numbers of every length
+    /// (the number is written digit by digit).
+    @Test(arguments: [0, 1, 9, 10, 42, 99, 100, 1_000_000, 10_000_000_000_000_000_000, UInt64.max])
+    func aDeliveryFrameEncodedOnceIsTheEncodersFrame(client: UInt64) throws {
         let fix = Fix(
             latitude: 48.8584, longitude: 2.2945, horizontalAccuracy: 5, course: .infinity,
             timestamp: Date(timeIntervalSinceReferenceDate: 785_000_000.25))
         let delivery = Delivery(fixes: [fix], isStationary: false, accuracyLimited: false, isRequestedLocation: false)
-        let message = DaemonMessage.event(sequence: nil, body: .action(.deliver(ClientID(42), delivery)))
-        let spliced = DaemonProtocol.deliveryFrame(client: ClientID(42), encodedDelivery: try DaemonProtocol.encode(delivery))
+        let message = DaemonMessage.event(sequence: nil, body: .action(.deliver(ClientID(client), delivery)))
+        let spliced = DaemonProtocol.deliveryFrame(client: ClientID(client), encodedDelivery: try DaemonProtocol.encode(delivery))
         #expect(spliced == (try DaemonProtocol.frame(message)))
         #expect(try DaemonProtocol.decode(DaemonMessage.self, from: Array(spliced.dropFirst(4))) == message)
     }

@@ -95,11 +95,15 @@ extension NMEAStreamSource {
         // Marked open only now, with the silence clock started, so a caller that waits for `isOpen`
         // and then advances time sees the silence counted from before its advance.
         state.withLock { if $0.generation == generation { $0.isOpen = true } }
+        // Made once, not at each read: the read of an epoch is the start of its way to the first client.
+        var descriptors = [
+            pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+        ]
+        var events: [SourceEvent] = []
         while true {
-            var descriptors = [
-                pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-            ]
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
             let ready = poll(&descriptors, 2, 250)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -120,7 +124,7 @@ extension NMEAStreamSource {
                 } else {
                     bytesRead = count
                     let before = decoder.statistics.decoded + decoder.statistics.ignored
-                    var events: [SourceEvent] = []
+                    events.removeAll(keepingCapacity: true)
                     let receivedAt = scheduler.wallNow
                     buffer.withUnsafeBytes { all in
                         decoder.feed(UnsafeRawBufferPointer(rebasing: all[0..<count]), receivedAt: receivedAt) {
