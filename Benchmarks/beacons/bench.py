@@ -16,12 +16,14 @@ usage: bench.py LOCATIONCTL [--seconds 120]
          cycles of 70 s (the beacon heard 10 s, silent 10 s, heard 10 s, silent 40 s): entry after the first
          advert, exit after the last, and no exit across the 10 s gap, all on the wall clock.)
 """
+import atexit
 import json
 import math
 import threading
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -122,6 +124,7 @@ def main():
     loop_seconds = option("--loop-seconds", 0.0)
     rng = random.Random(13)
     directory = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
     recording = os.path.join(directory, "synthetic.jsonl")
     naive = generate(recording, loop_seconds or seconds, rng)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -13,6 +13,7 @@ cell's coordinates. One JSON object on stdout: the times in ms (median, p90, min
 import json
 import os
 import queue
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +38,8 @@ def cleanup():
         if child.poll() is None:
             child.kill()
             child.wait(timeout=10)
+    # After the children, so nothing writes in it any more.
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 try:

@@ -29,8 +29,19 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
 
     /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory.
     public init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("corelocation-bus-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("corelocation-bus-\(UUID().uuidString)")
+        self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // An init that throws runs no deinit: what it started and made goes here instead.
+        var started: ChildProcess?
+        var ready = false
+        defer {
+            if !ready {
+                if let started { Self.terminate(started) }
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
         let socket = directory.appendingPathComponent("bus").path
         let config = directory.appendingPathComponent("bus.conf")
         let text = """
@@ -54,6 +65,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        started = process
         daemon = process
         // The daemon prints its address once it listens; read that line (bounded by the daemon's exit).
         var line = Data()
@@ -63,10 +75,10 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
             line.append(chunk)
         }
         guard let printed = String(data: line, encoding: .utf8)?.split(separator: "\n").first, !printed.isEmpty else {
-            process.terminate()
             throw Failure(description: "dbus-daemon printed no address")
         }
         address = String(printed)
+        ready = true
     }
 
     deinit { stop() }

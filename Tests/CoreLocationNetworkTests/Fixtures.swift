@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 
 /// MaxMind's test databases (Fixtures/mmdb, from the maxminddb 3.2.0 sdist on PyPI; Apache-2.0 / MIT; NOTICE).
@@ -8,12 +9,8 @@ enum Fixtures {
 
     static var city: String { mmdb("GeoIP2-City-Test") }
 
-    /// A scratch directory for files a test writes (truncated or corrupt copies).
-    static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("corelocation-net-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    /// A scratch directory for files a test writes (truncated or corrupt copies, settings, a stand-in's log).
+    static func scratch() throws -> ScratchDirectory { try ScratchDirectory("corelocation-net") }
 }
 
 import CoreLocationNetwork

@@ -7,7 +7,8 @@ final class GeolocateStandIn: @unchecked Sendable {
     // @unchecked: every property is set in init and only read afterwards; the log is a file.
     let url: URL
     let process: ChildProcess
-    let directory: URL
+    // Goes (with the log) after deinit has killed the stand-in that writes there.
+    let directory: ScratchDirectory
     let logPath: String
 
     static let python = "/usr/bin/python3"
@@ -17,7 +18,7 @@ final class GeolocateStandIn: @unchecked Sendable {
 
     init() async throws {
         directory = try Fixtures.scratch()
-        logPath = directory.appendingPathComponent("requests.jsonl").path
+        logPath = directory.path("requests.jsonl")
         _ = FileManager.default.createFile(atPath: logPath, contents: Data())
         process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.python)
@@ -33,16 +34,15 @@ final class GeolocateStandIn: @unchecked Sendable {
         guard let port = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
             let url = URL(string: "http://127.0.0.1:\(port)/v1/geolocate")
         else {
-            process.terminate()
+            // SIGKILL, waited for, as in deinit: the child inherits the runner's blocked SIGTERM, and the
+            // log's directory goes as this throws.
+            ChildProcess.kill(process)
             throw Failure()
         }
         self.url = url
     }
 
-    deinit {
-        ChildProcess.kill(process)
-        try? FileManager.default.removeItem(at: directory)
-    }
+    deinit { ChildProcess.kill(process) }
 
     struct LoggedRequest: Decodable {
         struct Body: Decodable {

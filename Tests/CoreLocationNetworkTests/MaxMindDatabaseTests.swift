@@ -71,7 +71,6 @@ import Testing
 
     @Test func truncatedAndCorruptFilesAreRefusedAtOpen() throws {
         let scratch = try Fixtures.scratch()
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: Fixtures.city))
         var generator = SplitMix64(seed: 14)
         let files: [(String, Data)] = [
@@ -83,7 +82,7 @@ import Testing
             ("text", Data("not a database\n".utf8)),
         ]
         for (name, data) in files {
-            let path = scratch.appendingPathComponent(name + ".mmdb").path
+            let path = scratch.path(name + ".mmdb")
             try data.write(to: URL(fileURLWithPath: path))
             expectError(.databaseInvalid, "\(name)") { try MaxMindDatabase(path: path) }
         }

@@ -56,8 +56,7 @@ struct NetworkManagerWatchTests {
 
         let standIn = try await GeolocateStandIn()
         let scratch = try Fixtures.scratch()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let settings = NetworkSettingsStore(path: scratch.appendingPathComponent("network.json").path)
+        let settings = NetworkSettingsStore(path: scratch.path("network.json"))
         try settings.save(NetworkSettings(wifiPositioning: true, geolocateURL: standIn.url.absoluteString))
         let scheduler = ManualScheduler()
         var configuration = WiFiGeolocator.Configuration()

@@ -1,6 +1,7 @@
 import CoreLocationDBus
 import CoreLocationDBusTestSupport
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationNetwork
 import CoreLocationSources
 import Foundation
@@ -23,12 +24,12 @@ struct WiFiGeolocatorTests {
     let standIn: GeolocateStandIn
     let settings: NetworkSettingsStore
     let scheduler = ManualScheduler()
-    let scratch: URL
+    let scratch: ScratchDirectory
 
     init() async throws {
         standIn = try await GeolocateStandIn()
         scratch = try Fixtures.scratch()
-        settings = NetworkSettingsStore(path: scratch.appendingPathComponent("network.json").path)
+        settings = NetworkSettingsStore(path: scratch.path("network.json"))
     }
 
     func consent() throws {

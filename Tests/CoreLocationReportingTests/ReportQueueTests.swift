@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import CoreLocationReporting
 import Foundation
 import GRDB
@@ -9,14 +10,10 @@ import Testing
         return ReportDecision(kind: kind, point: ReportPoint(f), decidedAt: f.timestamp, reason: "test")
     }
 
-    static func temporaryPath() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reportq-\(UUID().uuidString)")
-        return directory.appendingPathComponent("queue.sqlite").path
-    }
-
     /// On disk: survives closing and reopening (a kill), oldest first, one copy per key, mode 0600, WAL.
     @Test func durableOrderedIdempotent() throws {
-        let path = Self.temporaryPath()
+        let scratch = try ScratchDirectory("reportq")
+        let path = scratch.path("queue.sqlite")
         do {
             let queue = try ReportQueue(path: path, device: "phone")
             for i in 0..<5 { try queue.enqueue(Self.decision(x: Double(i) * 100, t: Double(i)), at: epoch) }
@@ -61,7 +58,8 @@ import Testing
     /// A full disk (simulated with SQLite's max_page_count, as no small tmpfs can be mounted
     /// without root): `diskFull`, and what was queued before stays.
     @Test func fullDiskSaysSoAndKeepsTheQueue() throws {
-        let path = Self.temporaryPath()
+        let scratch = try ScratchDirectory("reportq")
+        let path = scratch.path("queue.sqlite")
         let queue = try ReportQueue(path: path, device: "phone", maximumPageCount: 8)
         var queued = 0
         var failure: (any Error)?

@@ -8,7 +8,9 @@ import NIOCore
 final class ReportServer {
     let process: ChildProcess
     let port: Int
-    let store: String
+    /// The store's directory: shared with the server `restart()` starts, so it goes with the last of them.
+    let scratch: ScratchDirectory
+    var store: String { scratch.path("store.jsonl") }
     let arguments: [String]
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -17,9 +19,11 @@ final class ReportServer {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Starts the server (port 0: the kernel's choice) and waits for its `PORT n` line.
-    static func start(_ arguments: [String] = [], port: Int = 0, store: String? = nil) async throws -> ReportServer {
-        let store = store ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("reportsrv-\(UUID().uuidString).jsonl").path
+    static func start(
+        _ arguments: [String] = [], port: Int = 0, scratch: ScratchDirectory? = nil
+    ) async throws -> ReportServer {
+        let scratch = try scratch ?? ScratchDirectory("reportsrv")
+        let store = scratch.path("store.jsonl")
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "--port", String(port), "--store", store] + arguments
@@ -31,14 +35,18 @@ final class ReportServer {
             throw Failure(description: "report_server.py exited before listening")
         }
         guard let number = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        else { throw Failure(description: "report_server.py said \(text)") }
-        return ReportServer(process: process, port: number, store: store, arguments: arguments)
+        else {
+            // Killed and waited for: the store's directory goes as this throws.
+            ChildProcess.kill(process)
+            throw Failure(description: "report_server.py said \(text)")
+        }
+        return ReportServer(process: process, port: number, scratch: scratch, arguments: arguments)
     }
 
-    private init(process: ChildProcess, port: Int, store: String, arguments: [String]) {
+    private init(process: ChildProcess, port: Int, scratch: ScratchDirectory, arguments: [String]) {
         self.process = process
         self.port = port
-        self.store = store
+        self.scratch = scratch
         self.arguments = arguments
     }
 
@@ -50,7 +58,7 @@ final class ReportServer {
     /// The same server again on the same port and store (a server restart).
     func restart() async throws -> ReportServer {
         stop()
-        return try await Self.start(arguments, port: port, store: store)
+        return try await Self.start(arguments, port: port, scratch: scratch)
     }
 
     var base: String { "127.0.0.1:\(port)" }
@@ -83,7 +91,8 @@ final class ReportServer {
             duplicates: json["duplicates"] as? Int ?? -1)
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    // Waited for (bounded), so the server no longer writes its store when the directory goes.
+    deinit { stop() }
 }
 
 /// Records the backoff waits instead of sleeping.

@@ -31,6 +31,7 @@ struct GPXStreamingTests {
     @Test("a track over 10 MB is read whole, from a file and from Data")
     func overTenMegabytes() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("long.gpx")
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         try Self.writeTrack(count: 150_000, to: url)
@@ -73,6 +74,7 @@ struct GPXStreamingTests {
     @Test("files that cannot be read say why")
     func fileProblems() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("missing.gpx").path
         #expect(FileProblem.check(missing)?.message == "no such file: \(missing)")
         #expect(FileProblem.check(directory.path)?.code == .isDirectory)

@@ -62,8 +62,8 @@ struct SimulationScenarioTests {
     @Test("an invalid GPX file carries the GPX error and its line")
     func invalidFile() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString).gpx")
-        try Data("<gpx>\n<wpt lat=\"95\" lon=\"0\"/>\n</gpx>".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
+        try Data("<gpx>\n<wpt lat=\"95\" lon=\"0\"/>\n</gpx>".utf8).write(to: url)
         do {
             _ = try SimulationScenario.parse(url.path)
             Issue.record("parsed")

@@ -26,8 +26,13 @@ import Glibc
         let directory: String
 
         init(policy: RelaunchPolicy) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)").path
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("sweep-\(UUID().uuidString)").path
+            self.directory = directory
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // The test's `defer` only has the directory once this returns.
+            var made = false
+            defer { if !made { try? FileManager.default.removeItem(atPath: directory) } }
             let authorization = try AuthorizationStore(path: directory + "/d.sqlite")
             let scheduler = ManualScheduler()
             self.scheduler = scheduler
@@ -45,6 +50,7 @@ import Glibc
                 LaunchTarget(
                     uid: key.uid, appID: key.appID, executable: Self.executable, arguments: [], workingDirectory: "/",
                     environment: [:], unit: nil, fingerprint: fingerprint, registeredAt: 0))
+            made = true
         }
 
         static var executable: String { BackgroundSweepTests.executable }

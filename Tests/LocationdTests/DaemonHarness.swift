@@ -29,7 +29,12 @@ final class DaemonHarness: Sendable {
     }
 
     deinit {
-        if let process = process.withLock({ $0 }), process.isRunning { process.terminate() }
+        // Waited for before the directory goes: locationd unlinks its socket and checkpoints its WAL as it
+        // exits, and a removal racing that left the directory behind. Bounded, as a deinit may block a
+        // pool thread: SIGKILL after 5 s.
+        if let process = process.withLock({ $0 }), !ChildProcess.kill(process, signal: SIGTERM, timeout: 5) {
+            ChildProcess.kill(process)
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -13,10 +13,12 @@ near below 3 m, far from 3 m.
 
 usage: measure.py BEACON-RANGE SAMPLE.csv [--keep RECORDING.jsonl]
 """
+import atexit
 import collections
 import csv
 import datetime
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -77,6 +79,8 @@ def main():
     at_1m = [rssi for distance, rows in segments if distance == 100 for _, rssi in rows]
     power = round(statistics.mean(at_1m))
     path = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else tempfile.mktemp(suffix=".jsonl")
+    if "--keep" not in sys.argv:
+        atexit.register(lambda: os.path.exists(path) and os.remove(path))
     windows = recording(segments, power, path)
     end = windows[-1][1] + 1
     lines = subprocess.run([tool, path, str(end), "--fast"], capture_output=True, text=True, check=True).stdout

@@ -55,8 +55,8 @@ struct NMEAHeadingSourceIOTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-heading-\(getpid()).nmea").path
         let text = [nmea("GPGGA,120000.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"), nmea("GPHDT,301.5,T")]
             .joined(separator: "\n") + "\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let source = NMEAHeadingSource(
             input: .file(path: path, pace: .asFastAsPossible), scheduler: DispatchScheduler())
         let signals = Signals()

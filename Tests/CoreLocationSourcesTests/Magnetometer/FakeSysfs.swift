@@ -3,7 +3,10 @@ import CoreLocationEngine
 import Synchronization
 
 /// A fake sysfs tree in a temporary directory: `<root>/bus/iio/devices/iio:deviceN/...`.
-struct FakeSysfs {
+///
+/// A class so the tree also goes when nobody called `destroy()`: a helper that builds one and throws
+/// half-way never hands it to a caller's `defer`.
+final class FakeSysfs: Sendable {
     let root: String
 
     init() throws {
@@ -28,6 +31,8 @@ struct FakeSysfs {
     func remove(_ index: Int) throws { try FileManager.default.removeItem(atPath: devicePath(index)) }
 
     func destroy() { try? FileManager.default.removeItem(atPath: root) }
+
+    deinit { destroy() }
 }
 
 /// A device attitude: yaw ψ (the magnetic azimuth of the top of the device when flat), then a pitch

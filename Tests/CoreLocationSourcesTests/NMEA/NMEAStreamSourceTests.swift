@@ -80,8 +80,8 @@ import Testing
     @Test func noFixEpochsAreUnavailableNeverLocations() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nofix-\(getpid()).nmea").path
         let text = (0..<5).map { nmea("GPGGA,12000\($0).00,,,,,0,00,99.99,,,,,,") }.joined(separator: "\n") + "\n"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         let scheduler = ManualScheduler()
         let source = NMEAStreamSource(input: .file(path: path, pace: .realTime), scheduler: scheduler)
         let log = NMEAEventLog()

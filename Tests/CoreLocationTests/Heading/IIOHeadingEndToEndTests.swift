@@ -14,9 +14,15 @@ struct IIOHeadingEndToEndTests {
         let root = NSTemporaryDirectory() + "e2e-sysfs-" + UUID().uuidString
         let device = root + "/bus/iio/devices/iio:device0"
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
-        try write(yaw: yaw, device: device)
-        try "0.001\n".write(toFile: device + "/in_magn_scale", atomically: true, encoding: .utf8)
-        try "lsm303dlhc_magn\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        // The caller's `defer` only has the tree once it is returned.
+        do {
+            try write(yaw: yaw, device: device)
+            try "0.001\n".write(toFile: device + "/in_magn_scale", atomically: true, encoding: .utf8)
+            try "lsm303dlhc_magn\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        } catch {
+            try? FileManager.default.removeItem(atPath: root)
+            throw error
+        }
         return root
     }
 

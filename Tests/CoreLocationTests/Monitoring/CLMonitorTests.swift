@@ -74,7 +74,7 @@ import Testing
     /// A beacon condition on a replayed recording: satisfied at the first matching advert, unsatisfied 30 s
     /// after the last; another UUID's adverts change nothing; the record persists and comes back watched.
     @Test func aBeaconConditionIsSatisfiedByItsBeaconAndUnsatisfiedAfterTheSilence() async throws {
-        let path = MonitoringHarness.temporaryDatabase()
+        let database = TemporaryDatabase()
         let uuid = "83256b7478d043a4826905f9dc8a44ba"
         func adverts(_ times: [Double], uuid: String) -> [RecordedAdvert] {
             times.map {
@@ -83,7 +83,7 @@ import Testing
                     manufacturer: ["004c": "0215" + uuid + "0001" + "0002" + "c5"])
             }
         }
-        let h = try MonitoringHarness(databasePath: path)
+        let h = try MonitoringHarness(database: database)
         // Another UUID at 1–5 s; ours at 10–12 s, then silence.
         let recording = adverts([1, 3, 5], uuid: "00000000000000000000000000000001")
             + adverts([10, 11, 12], uuid: uuid)
@@ -104,7 +104,8 @@ import Testing
         h.advance(by: 10)  // t = 46: 34 s after
         let exited = try #require(try await iterator.next())
         #expect(exited.state == .unsatisfied)
-        let rows = try RegionStore(path: path).records(monitor: "beacons", appID: MonitoringHarness.identity.id)
+        let rows = try RegionStore(path: database.path)
+            .records(monitor: "beacons", appID: MonitoringHarness.identity.id)
         #expect(rows.map(\.identifier) == ["door"])
 
         // A new monitor of the same name watches the stored condition again.
@@ -115,9 +116,9 @@ import Testing
     }
 
     @Test func recordsComeBackInANewMonitorOfTheSameNameAfterARestart() async throws {
-        let path = MonitoringHarness.temporaryDatabase()
+        let database = TemporaryDatabase()
         do {
-            let h = try MonitoringHarness(databasePath: path)
+            let h = try MonitoringHarness(database: database)
             let monitor = CLMonitor("fences", runtime: h.runtime)
             await monitor.add(
                 CLMonitor.CircularGeographicCondition(center: Self.eiffel, radius: 300), identifier: "tower")
@@ -126,7 +127,7 @@ import Testing
         }
         // Relaunched 3 km away: the restored record was satisfied, so leaving is an event.
         let h = try MonitoringHarness(
-            databasePath: path, scenario: .fixed(latitude: Self.away.latitude, longitude: Self.away.longitude))
+            database: database, scenario: .fixed(latitude: Self.away.latitude, longitude: Self.away.longitude))
         let monitor = CLMonitor("fences", runtime: h.runtime)
         #expect(await monitor.identifiers == ["tower"])
         #expect(await monitor.record(for: "tower")?.lastEvent.state == .satisfied)

@@ -68,9 +68,9 @@ import Testing
     }
 
     @Test func regionsAndTheirStateSurviveARestartAndTheExitIsReported() throws {
-        let path = MonitoringHarness.temporaryDatabase()
+        let database = TemporaryDatabase()
         do {
-            let h = try MonitoringHarness(databasePath: path)
+            let h = try MonitoringHarness(database: database)
             let delegate = RegionDelegate()
             let manager = h.manager(delegate)
             manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 300, identifier: "tower"))
@@ -81,28 +81,27 @@ import Testing
         let away = Geodesic.wgs84.direct(
             latitude1: Self.eiffel.latitude, longitude1: Self.eiffel.longitude, azimuth1: 45, distance: 2000)
         let h = try MonitoringHarness(
-            databasePath: path, scenario: .fixed(latitude: away.latitude, longitude: away.longitude))
+            database: database, scenario: .fixed(latitude: away.latitude, longitude: away.longitude))
         let delegate = RegionDelegate()
         let manager = h.manager(delegate)
         #expect(manager.monitoredRegions.map(\.identifier) == ["tower"])
         // Clear evidence (2 km out) needs 30 s under decision 0019's rule (20 s before).
         h.advance(by: 40)
         #expect(delegate.calls == ["exit:tower", "state:tower:outside"])
-        let stored = try RegionStore(path: path).regions(appID: MonitoringHarness.identity.id)
+        let stored = try RegionStore(path: database.path).regions(appID: MonitoringHarness.identity.id)
         #expect(stored.map(\.state) == [.outside])
     }
 
     @Test func aCorruptedDatabaseIsMovedAsideAndMonitoringStillWorks() throws {
-        let path = MonitoringHarness.temporaryDatabase()
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data("this is not SQLite, it is someone's notes".utf8).write(to: URL(fileURLWithPath: path))
-        let h = try MonitoringHarness(databasePath: path)
+        let database = TemporaryDatabase()
+        try FileManager.default.createDirectory(atPath: database.directory, withIntermediateDirectories: true)
+        try Data("this is not SQLite, it is someone's notes".utf8).write(to: URL(fileURLWithPath: database.path))
+        let h = try MonitoringHarness(database: database)
         let manager = h.manager(RegionDelegate())
         manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 300, identifier: "tower"))
-        let siblings = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: database.directory)
         #expect(siblings.contains { $0.hasPrefix("corelocation.sqlite.corrupt-") })
-        #expect(try RegionStore(path: path).regions(appID: MonitoringHarness.identity.id).count == 1)
+        #expect(try RegionStore(path: database.path).regions(appID: MonitoringHarness.identity.id).count == 1)
     }
 
     @Test func theRaisedLimitIsHonouredThroughTheManager() throws {

@@ -13,7 +13,8 @@ struct MonitoringHarness {
     let scheduler = ManualScheduler(wallOrigin: Date(timeIntervalSince1970: 1_750_000_000))
     let runtime: LocationRuntime
     let target = CallbackTarget.manual()
-    let databasePath: String
+    let database: TemporaryDatabase
+    var databasePath: String { database.path }
 
     static let identity = AppIdentity(
         id: "org.example.monitoring", displayName: "Monitoring",
@@ -21,22 +22,16 @@ struct MonitoringHarness {
         temporaryUsageDescriptions: [:]
     )
 
-    static func temporaryDatabase() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "monitoring-tests-\(UUID().uuidString)")
-        return directory.appendingPathComponent("corelocation.sqlite").path
-    }
-
     init(
-        databasePath: String = MonitoringHarness.temporaryDatabase(),
+        database: TemporaryDatabase = TemporaryDatabase(),
         scenario: SimulationScenario = .fixed(latitude: 48.8584, longitude: 2.2945),
         level: AuthorizationLevel = .whenInUse, accuracy: AccuracyLevel = .full,
         configuration: LocationEngine.Configuration = .init(),
         services: LocationServicesSwitch = LocationServicesSwitch(isEnabled: true), persists: Bool = true
     ) throws {
-        self.databasePath = databasePath
-        let database = try LocationDatabase(path: databasePath)
-        let store = AuthorizationStore(database: database)
+        self.database = database
+        let opened = try LocationDatabase(path: database.path)
+        let store = AuthorizationStore(database: opened)
         try store.save(
             AuthorizationDecision(appID: Self.identity.id, level: level, accuracy: accuracy, decidedAt: Date()))
         let source = try SimulatedLocationSource(scenario: scenario, scheduler: scheduler)
@@ -46,7 +41,7 @@ struct MonitoringHarness {
         )
         runtime = LocationRuntime(
             sources: [source], scheduler: scheduler, authorization: authorization, configuration: configuration,
-            regionStore: persists ? RegionStore(database: database) : nil
+            regionStore: persists ? RegionStore(database: opened) : nil
         )
     }
 
@@ -61,6 +56,22 @@ struct MonitoringHarness {
         scheduler.advance(by: seconds)
         target.runPending()
     }
+}
+
+/// A database path in a directory of its own (made by whoever opens the database first). The directory
+/// goes, with what SQLite put beside the file (its WAL, a corrupt copy moved aside), when the last
+/// reference does: a test that fails or throws cleans up as one that passes does, and a test that
+/// "restarts" keeps the file by keeping this.
+final class TemporaryDatabase: Sendable {
+    let directory: String
+    var path: String { directory + "/corelocation.sqlite" }
+
+    init() {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("monitoring-tests-\(UUID().uuidString)").path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 }
 
 /// Records the region calls of `CLLocationManagerDelegate` as short strings.

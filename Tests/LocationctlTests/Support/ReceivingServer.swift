@@ -25,6 +25,8 @@ final class ReceivingServer {
         }
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let number = text.split(separator: " ").last.flatMap({ Int($0) }) else {
+            ChildProcess.kill(process)
+            try? FileManager.default.removeItem(atPath: store)
             throw Failure(description: "report_server.py said \(text)")
         }
         port = number
@@ -45,7 +47,11 @@ final class ReceivingServer {
         ChildProcess.kill(process)
     }
 
-    deinit { stop() }
+    // The store is removed once the server, waited for, can no longer write it.
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: store)
+    }
 }
 
 /// A loopback port nobody listens on (bound, then closed).
