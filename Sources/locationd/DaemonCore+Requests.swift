@@ -163,10 +163,8 @@ extension DaemonCore {
         switch event {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
-            peer.send(frame: app.frame(for: delivery, client: client))
-            // Kept for `status` after the write, which is what the client waits for.
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
-            return
+            return peer.send(frame: app.frame(for: delivery, client: client))
         case let .failure(failure): action = .fail(client, failure)
         case let .region(notice):
             // Entries and exits of an app watched in the background come as pending events.
