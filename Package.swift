@@ -264,6 +264,7 @@ let package = Package(
             dependencies: [
                 "CoreLocation",
                 "CoreLocationBeacons",
+                "CoreLocationGPSDTestSupport",
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",

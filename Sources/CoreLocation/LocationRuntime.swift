@@ -147,8 +147,7 @@ package final class LocationRuntime: Sendable {
         core.withLock { core in
             let actions = core.engine.handle(input, at: now)
             // A daemon client's engine only mirrors its commands; the daemon acts.
-            // Taken as they are when nothing waits (no copy), as most fixes find it.
-            if !isMirror { if core.outbox.isEmpty { core.outbox = actions } else { core.outbox += actions } }
+            if !isMirror { core.outbox += actions }
         }
         if isMirror { return }
         drain()
@@ -161,8 +160,7 @@ package final class LocationRuntime: Sendable {
             return true
         }
         guard mayDrain else { return }
-        // The clients' sinks as they were when the batch was taken (a reference to the dictionary, not a
-        // new array of pairs: this is on a fix's way to its first client).
+        // Each action goes to its client's sink as the sinks were when the batch was taken.
         while let (actions, sinks) = core.withLock({ core -> ([EngineAction], [ClientID: @Sendable (ClientEvent) -> Void])? in
             guard !core.outbox.isEmpty else {
                 core.isDraining = false

@@ -12,7 +12,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     // sequential over one PrivateBus); the daemon's Process is touched only in init and stop().
     public let address: String
     private let daemon: ChildProcess
-    private let directory: URL
+    private let directory: ScratchDirectory
     private var mocks: [ChildProcess] = []
 
     public static let daemonPath = "/usr/bin/dbus-daemon"
@@ -29,21 +29,11 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
 
     /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory.
     public init() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("corelocation-bus-\(UUID().uuidString)")
+        // Removed by its own deinit if this init throws (which runs no deinit of ours), else by `stop()`.
+        let directory = try ScratchDirectory("corelocation-bus")
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // An init that throws runs no deinit: what it started and made goes here instead.
-        var started: ChildProcess?
-        var ready = false
-        defer {
-            if !ready {
-                if let started { Self.terminate(started) }
-                try? FileManager.default.removeItem(at: directory)
-            }
-        }
-        let socket = directory.appendingPathComponent("bus").path
-        let config = directory.appendingPathComponent("bus.conf")
+        let socket = directory.path("bus")
+        let config = directory.url.appendingPathComponent("bus.conf")
         let text = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -65,7 +55,6 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        started = process
         daemon = process
         // The daemon prints its address once it listens; read that line (bounded by the daemon's exit).
         var line = Data()
@@ -75,10 +64,10 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
             line.append(chunk)
         }
         guard let printed = String(data: line, encoding: .utf8)?.split(separator: "\n").first, !printed.isEmpty else {
+            Self.terminate(process)
             throw Failure(description: "dbus-daemon printed no address")
         }
         address = String(printed)
-        ready = true
     }
 
     deinit { stop() }
@@ -148,6 +137,6 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         for mock in mocks { stopMock(mock) }
         mocks = []
         Self.terminate(daemon)
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: directory.url)
     }
 }

@@ -37,26 +37,17 @@ public enum DaemonProtocol {
     /// delivery's JSON encoded once (`encode(delivery)`): one fix fanned out to many clients is
     /// encoded once, not once per client. The bytes are those `frame` writes (keys sorted).
     public static func deliveryFrame(client: ClientID, encodedDelivery: [UInt8]) -> [UInt8] {
-        // Written into one array (not spliced from parts): this is on the way to a fix's first client.
-        // The client's number is written digit by digit, with no `String` made for it.
+        // Written into one array (not spliced from parts): this is on the way to a fix's first client. A
+        // number of up to 15 digits is a small string, kept inline: nothing is allocated for it.
         let head: StaticString = #"{"event":{"body":{"action":{"_0":{"deliver":{"_0":{"rawValue":"#
         let middle: StaticString = #"},"_1":"#
         let tail: StaticString = "}}}}}}"
-        var unit: UInt64 = 1  // the place of the number's first digit
-        var digits = 1
-        while client.rawValue / unit >= 10 {
-            unit *= 10
-            digits += 1
-        }
-        let length = head.utf8CodeUnitCount + digits + middle.utf8CodeUnitCount + encodedDelivery.count
+        let number = String(client.rawValue).utf8
+        let length = head.utf8CodeUnitCount + number.count + middle.utf8CodeUnitCount + encodedDelivery.count
             + tail.utf8CodeUnitCount
         return FrameDecoder.frame(length: length) { frame in
             head.withUTF8Buffer { frame += $0 }
-            var place = unit
-            repeat {
-                frame.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: client.rawValue / place % 10))
-                place /= 10
-            } while place > 0
+            frame += number
             middle.withUTF8Buffer { frame += $0 }
             frame += encodedDelivery
             tail.withUTF8Buffer { frame += $0 }

@@ -7,12 +7,7 @@ import Synchronization
 /// serves every app (docs/decisions/0010-locationd.md).
 final class SharedSources: Sendable {
     private struct Hub {
-        var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:] {
-            didSet { fanOut = Array(listeners.values) }
-        }
-        /// `listeners` as an array, made when they change: a fix on its way to the first client takes
-        /// a reference to it, not a new array.
-        private(set) var fanOut: [@Sendable (SourceEvent) -> Void] = []
+        var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:]
         var poweredSince: Double?
         var onTime: Double = 0
         /// The latest event while powered (nil: nothing heard since it was powered).
@@ -117,7 +112,7 @@ final class SharedSources: Sendable {
             guard let index = hubs.index(forKey: id), hubs.values[index].poweredSince != nil else { return [] }
             hubs.values[index].latest = event
             if case .fix = event { hubs.values[index].lastFixAt = now }
-            return hubs.values[index].fanOut
+            return Array(hubs.values[index].listeners.values)
         }
         for listener in listeners { listener(event) }
     }

@@ -2,6 +2,7 @@ import Foundation
 import CoreLocationBeacons
 import CoreLocationGeodesy
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import CoreLocationStorage
 import Testing
@@ -74,7 +75,7 @@ import Testing
     /// A beacon condition on a replayed recording: satisfied at the first matching advert, unsatisfied 30 s
     /// after the last; another UUID's adverts change nothing; the record persists and comes back watched.
     @Test func aBeaconConditionIsSatisfiedByItsBeaconAndUnsatisfiedAfterTheSilence() async throws {
-        let database = TemporaryDatabase()
+        let database = try ScratchDirectory("monitoring-tests")
         let uuid = "83256b7478d043a4826905f9dc8a44ba"
         func adverts(_ times: [Double], uuid: String) -> [RecordedAdvert] {
             times.map {
@@ -104,7 +105,7 @@ import Testing
         h.advance(by: 10)  // t = 46: 34 s after
         let exited = try #require(try await iterator.next())
         #expect(exited.state == .unsatisfied)
-        let rows = try RegionStore(path: database.path)
+        let rows = try RegionStore(path: database.databasePath)
             .records(monitor: "beacons", appID: MonitoringHarness.identity.id)
         #expect(rows.map(\.identifier) == ["door"])
 
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func recordsComeBackInANewMonitorOfTheSameNameAfterARestart() async throws {
-        let database = TemporaryDatabase()
+        let database = try ScratchDirectory("monitoring-tests")
         do {
             let h = try MonitoringHarness(database: database)
             let monitor = CLMonitor("fences", runtime: h.runtime)

@@ -1,6 +1,7 @@
 import Foundation
 import CoreLocationGeodesy
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import CoreLocationStorage
 import Testing
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func regionsAndTheirStateSurviveARestartAndTheExitIsReported() throws {
-        let database = TemporaryDatabase()
+        let database = try ScratchDirectory("monitoring-tests")
         do {
             let h = try MonitoringHarness(database: database)
             let delegate = RegionDelegate()
@@ -88,20 +89,19 @@ import Testing
         // Clear evidence (2 km out) needs 30 s under decision 0019's rule (20 s before).
         h.advance(by: 40)
         #expect(delegate.calls == ["exit:tower", "state:tower:outside"])
-        let stored = try RegionStore(path: database.path).regions(appID: MonitoringHarness.identity.id)
+        let stored = try RegionStore(path: database.databasePath).regions(appID: MonitoringHarness.identity.id)
         #expect(stored.map(\.state) == [.outside])
     }
 
     @Test func aCorruptedDatabaseIsMovedAsideAndMonitoringStillWorks() throws {
-        let database = TemporaryDatabase()
-        try FileManager.default.createDirectory(atPath: database.directory, withIntermediateDirectories: true)
-        try Data("this is not SQLite, it is someone's notes".utf8).write(to: URL(fileURLWithPath: database.path))
+        let database = try ScratchDirectory("monitoring-tests")
+        try Data("this is not SQLite, it is someone's notes".utf8).write(to: URL(fileURLWithPath: database.databasePath))
         let h = try MonitoringHarness(database: database)
         let manager = h.manager(RegionDelegate())
         manager.startMonitoring(for: CLCircularRegion(center: Self.eiffel, radius: 300, identifier: "tower"))
-        let siblings = try FileManager.default.contentsOfDirectory(atPath: database.directory)
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: database.url.path)
         #expect(siblings.contains { $0.hasPrefix("corelocation.sqlite.corrupt-") })
-        #expect(try RegionStore(path: database.path).regions(appID: MonitoringHarness.identity.id).count == 1)
+        #expect(try RegionStore(path: database.databasePath).regions(appID: MonitoringHarness.identity.id).count == 1)
     }
 
     @Test func theRaisedLimitIsHonouredThroughTheManager() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import CoreLocationStorage
 import Logging
@@ -13,8 +14,8 @@ struct MonitoringHarness {
     let scheduler = ManualScheduler(wallOrigin: Date(timeIntervalSince1970: 1_750_000_000))
     let runtime: LocationRuntime
     let target = CallbackTarget.manual()
-    let database: TemporaryDatabase
-    var databasePath: String { database.path }
+    let database: ScratchDirectory
+    var databasePath: String { database.databasePath }
 
     static let identity = AppIdentity(
         id: "org.example.monitoring", displayName: "Monitoring",
@@ -23,14 +24,15 @@ struct MonitoringHarness {
     )
 
     init(
-        database: TemporaryDatabase = TemporaryDatabase(),
+        database: ScratchDirectory? = nil,
         scenario: SimulationScenario = .fixed(latitude: 48.8584, longitude: 2.2945),
         level: AuthorizationLevel = .whenInUse, accuracy: AccuracyLevel = .full,
         configuration: LocationEngine.Configuration = .init(),
         services: LocationServicesSwitch = LocationServicesSwitch(isEnabled: true), persists: Bool = true
     ) throws {
+        let database = try database ?? ScratchDirectory("monitoring-tests")
         self.database = database
-        let opened = try LocationDatabase(path: database.path)
+        let opened = try LocationDatabase(path: database.databasePath)
         let store = AuthorizationStore(database: opened)
         try store.save(
             AuthorizationDecision(appID: Self.identity.id, level: level, accuracy: accuracy, decidedAt: Date()))
@@ -58,20 +60,10 @@ struct MonitoringHarness {
     }
 }
 
-/// A database path in a directory of its own (made by whoever opens the database first). The directory
-/// goes, with what SQLite put beside the file (its WAL, a corrupt copy moved aside), when the last
-/// reference does: a test that fails or throws cleans up as one that passes does, and a test that
-/// "restarts" keeps the file by keeping this.
-final class TemporaryDatabase: Sendable {
-    let directory: String
-    var path: String { directory + "/corelocation.sqlite" }
-
-    init() {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("monitoring-tests-\(UUID().uuidString)").path
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+extension ScratchDirectory {
+    /// The harness's database in the directory, beside what SQLite puts there (its WAL, a corrupt copy
+    /// moved aside): a test that "restarts" keeps the file by keeping the directory.
+    var databasePath: String { path("corelocation.sqlite") }
 }
 
 /// Records the region calls of `CLLocationManagerDelegate` as short strings.
