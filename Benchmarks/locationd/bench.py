@@ -108,7 +108,7 @@ class Feed:
     alternates, so neither system's latency counts the other's write (since 2026-11-25: locationd opens
     its source with its first client, so it used to connect last in every round and be written second).
     During a system's turn only its outlet is written (`active`): the other daemon then has nothing to
-    parse while the measured one works. Before 2026-11-25, 09:50 gpsd, which keeps reading its device
+    parse while the measured one works. Before 2026-11-25, 09:20 gpsd, which keeps reading its device
     after its last client has gone, parsed every epoch of locationd's later turns (`perf stat`: 0.75-0.9 ms
     of CPU a second through a 25 s turn), while locationd's source is closed in gpsd's turns."""
 
