@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(name: "CoreLocationEngineTests", dependencies: ["CoreLocationEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "CoreLocationSourcesTests",
-            dependencies: ["CoreLocationSources", "CoreLocationEngine"],
+            dependencies: ["CoreLocationSources", "CoreLocationEngine", "CoreLocationGPSDTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

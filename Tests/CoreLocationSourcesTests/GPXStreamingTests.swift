@@ -1,3 +1,4 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import Testing
 
@@ -30,9 +31,8 @@ struct GPXStreamingTests {
     /// 150 000-point (≈ 15 MB) track as "not well-formed XML" at its last line.
     @Test("a track over 10 MB is read whole, from a file and from Data")
     func overTenMegabytes() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("long.gpx")
+        let scratch = try ScratchDirectory("gpx")
+        let url = scratch.url.appendingPathComponent("long.gpx")
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         try Self.writeTrack(count: 150_000, to: url)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
@@ -73,8 +73,8 @@ struct GPXStreamingTests {
 
     @Test("files that cannot be read say why")
     func fileProblems() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("gpx")
+        let directory = scratch.url
         let missing = directory.appendingPathComponent("missing.gpx").path
         #expect(FileProblem.check(missing)?.message == "no such file: \(missing)")
         #expect(FileProblem.check(directory.path)?.code == .isDirectory)
@@ -93,11 +93,5 @@ struct GPXStreamingTests {
             #expect(error.code == .unreadableFile)
             #expect("\(error)" == "no such file: \(missing)")
         }
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gpx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 }

@@ -1,4 +1,5 @@
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import CoreLocationStorage
 import Foundation
@@ -23,21 +24,16 @@ import Glibc
         let core: DaemonCore
         let store: BackgroundStore
         let key: DaemonCore.AppKey
-        let directory: String
+        let directory: ScratchDirectory
 
         init(policy: RelaunchPolicy) throws {
-            let directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("sweep-\(UUID().uuidString)").path
+            let directory = try ScratchDirectory("sweep")
             self.directory = directory
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            // The test's `defer` only has the directory once this returns.
-            var made = false
-            defer { if !made { try? FileManager.default.removeItem(atPath: directory) } }
-            let authorization = try AuthorizationStore(path: directory + "/d.sqlite")
+            let authorization = try AuthorizationStore(path: directory.path("d.sqlite"))
             let scheduler = ManualScheduler()
             self.scheduler = scheduler
             core = DaemonCore(
-                store: authorization, databasePath: directory + "/d.sqlite",
+                store: authorization, databasePath: directory.path("d.sqlite"),
                 sources: SharedSources([], clock: { scheduler.now }), scheduler: scheduler,
                 configuration: LocationEngine.Configuration(), environmentPolicy: nil, limits: DaemonLimits(),
                 daemonUID: getuid(), launcher: .exec, relaunch: policy,
@@ -50,7 +46,6 @@ import Glibc
                 LaunchTarget(
                     uid: key.uid, appID: key.appID, executable: Self.executable, arguments: [], workingDirectory: "/",
                     environment: [:], unit: nil, fingerprint: fingerprint, registeredAt: 0))
-            made = true
         }
 
         static var executable: String { BackgroundSweepTests.executable }
@@ -69,7 +64,6 @@ import Glibc
 
     @Test func sleepsWithNothingPendingAndWakesOnlyAtDeadlines() async throws {
         let fixture = try Fixture(policy: RelaunchPolicy(limit: 3, window: 600, pickup: 10, expiry: 100))
-        defer { try? FileManager.default.removeItem(atPath: fixture.directory) }
         let core = fixture.core
         core.restoreBackgroundApps()
         core.startBackgroundSweep()
@@ -124,7 +118,6 @@ import Glibc
     /// event's expiry and not a moment before.
     @Test func anAppThatMayNotBeLaunchedArmsOnlyTheExpiry() async throws {
         let fixture = try Fixture(policy: RelaunchPolicy(limit: 3, window: 600, pickup: 10, expiry: 100))
-        defer { try? FileManager.default.removeItem(atPath: fixture.directory) }
         let core = fixture.core
         core.restoreBackgroundApps()
         core.startBackgroundSweep()

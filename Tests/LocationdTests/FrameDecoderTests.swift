@@ -28,7 +28,7 @@ import Testing
 
     /// The shared-delivery frame is byte for byte the frame the encoder writes, and decodes to the
     /// same message (an infinite course included: "inf" strings), for client numbers of every length
-    /// (the number is written digit by digit).
+    /// (the frame writes the number itself, not through the encoder).
     @Test(arguments: [0, 1, 9, 10, 42, 99, 100, 1_000_000, 10_000_000_000_000_000_000, UInt64.max])
     func aDeliveryFrameEncodedOnceIsTheEncodersFrame(client: UInt64) throws {
         let fix = Fix(

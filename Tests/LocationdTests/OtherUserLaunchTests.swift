@@ -16,7 +16,6 @@ import Glibc
 @Suite struct OtherUserLaunchTests {
     @Test func anotherUsersTargetIsNeverLaunched() async throws {
         let fixture = try BackgroundSweepTests.Fixture(policy: RelaunchPolicy(limit: 3, window: 600, pickup: 10, expiry: 100))
-        defer { try? FileManager.default.removeItem(atPath: fixture.directory) }
         let other = DaemonCore.AppKey(uid: getuid() &+ 1, appID: "org.example.someone-else")
         let fingerprint = try #require(FileFingerprint.of(BackgroundSweepTests.executable))
         try fixture.store.register(

@@ -102,8 +102,7 @@ extension NMEAStreamSource {
         ]
         var events: [SourceEvent] = []
         while true {
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
+            // `poll` writes every entry's `revents`: nothing to clear between rounds.
             let ready = poll(&descriptors, 2, 250)
             if ready < 0 {
                 if errno == EINTR { continue }

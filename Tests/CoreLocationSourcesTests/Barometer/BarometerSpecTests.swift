@@ -29,7 +29,6 @@ import Testing
 
     @Test func factoryFindsTheSensorAndCarriesTheVenue() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try IIOPressureDeviceTests.Layout.dps310.write(fake, 3, hectopascals: 990)
         let spec = BarometerSpec(device: fake.devicePath(3), venue: FloorVenue(groundFloorAltitude: 10, floorHeight: 4))
         let sensor = try #require(spec.sensor(sysfsRoot: "/nonexistent"))

@@ -20,7 +20,6 @@ import Testing
 
     @Test func pollsAtItsRateOnlyWhileStarted() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try bmp280(fake, 1000)
         let sensor = try #require(IIOPressureDevice.devices(sysfsRoot: fake.root).first)
         let scheduler = ManualScheduler()
@@ -51,7 +50,6 @@ import Testing
     ])
     func badReadingsAreUnavailable(text: String, expected: String) throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try bmp280(fake, 1000)
         try fake.write(0, "in_pressure_input", text)
         let sensor = try #require(IIOPressureDevice.devices(sysfsRoot: fake.root).first)
@@ -66,7 +64,6 @@ import Testing
 
     @Test func stuckSensorIsUnavailableUntilItMovesAgain() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try bmp280(fake, 1000.5)
         let sensor = try #require(IIOPressureDevice.devices(sysfsRoot: fake.root).first)
         let source = IIOBarometerSource(sensor: sensor, scheduler: ManualScheduler())
@@ -90,7 +87,6 @@ import Testing
 
     @Test func removedDeviceIsUnavailable() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try bmp280(fake, 1000)
         let sensor = try #require(IIOPressureDevice.devices(sysfsRoot: fake.root).first)
         let source = IIOBarometerSource(sensor: sensor, scheduler: ManualScheduler())

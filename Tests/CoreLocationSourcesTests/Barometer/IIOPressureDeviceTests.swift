@@ -63,7 +63,6 @@ import Testing
     @Test(arguments: Layout.allCases)
     func readsEachDriversLayout(layout: Layout) throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         // A magnetometer first: discovery goes by channel type, not by position.
         try fake.write(0, "name", "ak8975")
         try fake.writeRaw(0, type: "magn", DeviceVector(x: 1, y: 2, z: 3), perCount: 0.003)
@@ -80,7 +79,6 @@ import Testing
     /// indexed channel.
     @Test func rawWithOffsetAndIndexedChannel() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         try fake.write(0, "name", "generic")
         try fake.write(0, "in_pressure0_raw", "500")
         try fake.write(0, "in_pressure0_offset", "9632.5")

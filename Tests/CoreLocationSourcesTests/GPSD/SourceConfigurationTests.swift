@@ -101,7 +101,6 @@ import Testing
     /// stay exactly as named.
     @Test func anUnconfiguredMachineUsesItsBarometer() throws {
         let sysfs = try FakeSysfs()
-        defer { sysfs.destroy() }
         try sysfs.write(0, "in_magn_x_raw", "12")
         try sysfs.write(1, "in_pressure_input", "101.325")
         try sysfs.write(2, "in_pressure_input", "99.0")

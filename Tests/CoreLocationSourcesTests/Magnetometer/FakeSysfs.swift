@@ -1,16 +1,16 @@
 import Foundation
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import Synchronization
 
-/// A fake sysfs tree in a temporary directory: `<root>/bus/iio/devices/iio:deviceN/...`.
-///
-/// A class so the tree also goes when nobody called `destroy()`: a helper that builds one and throws
-/// half-way never hands it to a caller's `defer`.
+/// A fake sysfs tree in a temporary directory: `<root>/bus/iio/devices/iio:deviceN/...`, removed with the
+/// last reference (also when a helper that builds one throws half-way).
 final class FakeSysfs: Sendable {
-    let root: String
+    private let directory: ScratchDirectory
+    var root: String { directory.url.path }
 
     init() throws {
-        root = NSTemporaryDirectory() + "fake-sysfs-" + UUID().uuidString
+        directory = try ScratchDirectory("fake-sysfs")
         try FileManager.default.createDirectory(atPath: root + "/bus/iio/devices", withIntermediateDirectories: true)
     }
 
@@ -29,10 +29,6 @@ final class FakeSysfs: Sendable {
     }
 
     func remove(_ index: Int) throws { try FileManager.default.removeItem(atPath: devicePath(index)) }
-
-    func destroy() { try? FileManager.default.removeItem(atPath: root) }
-
-    deinit { destroy() }
 }
 
 /// A device attitude: yaw ψ (the magnetic azimuth of the top of the device when flat), then a pitch

@@ -40,7 +40,6 @@ struct IIOHeadingSourceTests {
     @Test(arguments: [(0.0, 0.0, 0.0), (30, 20, -15), (135, -25, 10), (250, 10, 30), (359, 35, -30)])
     func tiltCompensatedHeadingIsTheYaw(yaw: Double, pitch: Double, roll: Double) throws {
         let fake = try makeTree(Attitude(yaw: yaw, pitch: pitch, roll: roll), accelerometer: true)
-        defer { fake.destroy() }
         let heading = try #require(try heading(from: fake, orientation: .faceUp))
         #expect(HeadingMath.difference(heading, yaw) < 0.5, "got \(heading)")
     }
@@ -49,18 +48,15 @@ struct IIOHeadingSourceTests {
     /// heading far (here by more than 10°), which is why the accelerometer is used when present.
     @Test func withoutAccelerometerTiltMisleads() throws {
         let fake = try makeTree(Attitude(yaw: 60, pitch: 25, roll: 30), accelerometer: false)
-        defer { fake.destroy() }
         let heading = try #require(try heading(from: fake, orientation: .faceUp))
         #expect(HeadingMath.difference(heading, 60) > 10)
         let flat = try makeTree(Attitude(yaw: 60, pitch: 0, roll: 0), accelerometer: false)
-        defer { flat.destroy() }
         #expect(HeadingMath.difference(try #require(try self.heading(from: flat, orientation: .faceUp)), 60) < 0.5)
     }
 
     /// Per-axis scale and offset: value = (raw + offset) × scale, Gauss → µT.
     @Test func perAxisScaleAndOffset() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         for (axis, raw) in [("x", "100"), ("y", "-200"), ("z", "300")] {
             try fake.write(0, "in_magn_\(axis)_raw", raw)
             try fake.write(0, "in_magn_\(axis)_scale", "0.002")
@@ -75,7 +71,6 @@ struct IIOHeadingSourceTests {
 
     @Test func saturationIsFlagged() throws {
         let fake = try makeTree(Attitude(yaw: 0, pitch: 0, roll: 0), accelerometer: false)
-        defer { fake.destroy() }
         try fake.write(0, "in_magn_z_raw", "32767")
         let source = try #require(
             IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil))
@@ -89,7 +84,6 @@ struct IIOHeadingSourceTests {
     /// A device that disappears while polled is reported unavailable on every poll, never a heading.
     @Test func disappearingDeviceIsUnavailable() throws {
         let fake = try makeTree(Attitude(yaw: 45, pitch: 0, roll: 0), accelerometer: false)
-        defer { fake.destroy() }
         let scheduler = ManualScheduler()
         let source = try #require(IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: scheduler, store: nil))
         let recorder = HeadingEventRecorder()
@@ -112,7 +106,6 @@ struct IIOHeadingSourceTests {
 
     @Test func noDevicesNoSource() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         #expect(IIOHeadingSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler(), store: nil) == nil)
     }
 }

@@ -64,7 +64,6 @@ struct IIOMountMatrixTests {
         throws
     {
         let fake = try makeTree(Attitude(yaw: yaw, pitch: pitch, roll: roll), magnMount: magn, accelMount: accel)
-        defer { fake.destroy() }
         let heading = try heading(fake)
         // Same quantisation bound as IIOHeadingSourceTests (0.5°).
         #expect(HeadingMath.difference(heading, yaw) < 0.5, "got \(heading)")
@@ -74,7 +73,6 @@ struct IIOMountMatrixTests {
     /// far from the device's (here the chip is turned 90° on the board: about 90° off).
     @Test func ignoringTheMatrixWouldBeWrong() throws {
         let fake = try makeTree(Attitude(yaw: 60, pitch: 0, roll: 0), magnMount: Self.rotated90, accelMount: nil)
-        defer { fake.destroy() }
         #expect(HeadingMath.difference(try heading(fake), 60) < 0.5)
         try FileManager.default.removeItem(atPath: fake.devicePath(0) + "/in_magn_mount_matrix")
         #expect(abs(HeadingMath.difference(try heading(fake), 60) - 90) < 0.5)
@@ -87,11 +85,9 @@ struct IIOMountMatrixTests {
             let fake = try makeTree(
                 Attitude(yaw: 200, pitch: 15, roll: 5), magnMount: Self.swapped, magnFile: file,
                 accelMount: Self.flipped, accelFile: file)
-            defer { fake.destroy() }
             #expect(HeadingMath.difference(try heading(fake), 200) < 0.5, "\(file)")
         }
         let fake = try makeTree(Attitude(yaw: 10, pitch: 0, roll: 0), magnMount: Self.rotated90, accelMount: nil)
-        defer { fake.destroy() }
         try fake.write(0, "in_mount_matrix", Self.swapped)
         try fake.write(0, "mount_matrix", Self.flipped)
         let device = IIODevice(path: fake.devicePath(0))
@@ -120,7 +116,6 @@ struct IIOMountMatrixTests {
     /// A malformed file is reported and ignored (samples used as the chip gives them).
     @Test func malformedFileFallsBackToIdentity() throws {
         let fake = try makeTree(Attitude(yaw: 75, pitch: 0, roll: 0), magnMount: nil, accelMount: nil)
-        defer { fake.destroy() }
         try fake.write(0, "in_magn_mount_matrix", "1, 0, 0; 0, 1")
         let found = IIODevice(path: fake.devicePath(0)).mountMatrix(for: "magn")
         #expect(found.matrix.isIdentity)

@@ -11,7 +11,6 @@ struct SourceCalibrationTests {
     /// samples is the true 49.2 µT (√(20² + 45²)) within 1 µT, and a new source loads the saved fit.
     @Test func learnsPersistsAndReloads() throws {
         let fake = try FakeSysfs()
-        defer { fake.destroy() }
         let storeDirectory = fake.root + "/xdg/corelocation/magnetometer"
         let store = MagnetometerCalibrationStore(directory: storeDirectory)
         try fake.write(0, "name", "ak09911")

@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationEngine
+import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import Testing
 
@@ -10,20 +11,14 @@ import Testing
 struct IIOHeadingEndToEndTests {
     /// A magnetometer (0.001 G per count) seeing H = 20 µT, Z = 45 µT from a flat device whose top points
     /// at magnetic azimuth `yaw`; no accelerometer (flat assumed).
-    static func makeTree(yaw: Double) throws -> String {
-        let root = NSTemporaryDirectory() + "e2e-sysfs-" + UUID().uuidString
-        let device = root + "/bus/iio/devices/iio:device0"
+    static func makeTree(yaw: Double) throws -> ScratchDirectory {
+        let tree = try ScratchDirectory("e2e-sysfs")
+        let device = tree.path("bus/iio/devices/iio:device0")
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
-        // The caller's `defer` only has the tree once it is returned.
-        do {
-            try write(yaw: yaw, device: device)
-            try "0.001\n".write(toFile: device + "/in_magn_scale", atomically: true, encoding: .utf8)
-            try "lsm303dlhc_magn\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
-        } catch {
-            try? FileManager.default.removeItem(atPath: root)
-            throw error
-        }
-        return root
+        try write(yaw: yaw, device: device)
+        try "0.001\n".write(toFile: device + "/in_magn_scale", atomically: true, encoding: .utf8)
+        try "lsm303dlhc_magn\n".write(toFile: device + "/name", atomically: true, encoding: .utf8)
+        return tree
     }
 
     static func write(yaw: Double, device: String) throws {
@@ -36,8 +31,8 @@ struct IIOHeadingEndToEndTests {
     }
 
     @Test func headingsFromSysfsThenFailureWhenTheDeviceVanishes() throws {
-        let root = try Self.makeTree(yaw: 123)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let tree = try Self.makeTree(yaw: 123)
+        let root = tree.url.path
         let h = try ManagerHarness()
         let source = try #require(IIOHeadingSource.discover(sysfsRoot: root, scheduler: h.scheduler, store: nil))
         HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
@@ -67,8 +62,8 @@ struct IIOHeadingEndToEndTests {
 
     /// The environment picks the source: a sysfs root with a magnetometer, a simulation, or nothing.
     @Test func defaultRuntimeFromTheEnvironment() throws {
-        let root = try Self.makeTree(yaw: 0)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let tree = try Self.makeTree(yaw: 0)
+        let root = tree.url.path
         let iio = HeadingRuntime.makeDefault(environment: ["CORELOCATION_SYSFS_ROOT": root, "XDG_DATA_HOME": root])
         #expect(iio.isAvailable && iio.source?.isSimulated == false)
         let simulated = HeadingRuntime.makeDefault(environment: ["CORELOCATION_HEADING_SIMULATE": "30"])

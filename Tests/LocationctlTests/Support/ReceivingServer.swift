@@ -6,7 +6,9 @@ import Foundation
 final class ReceivingServer {
     let process = ChildProcess()
     let port: Int
-    let store: String
+    /// The store's directory, removed after deinit has killed the server that writes there.
+    let scratch: ScratchDirectory
+    var store: String { scratch.path("store.jsonl") }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -14,7 +16,8 @@ final class ReceivingServer {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
         let script = root.appendingPathComponent("Tests/CoreLocationReportingTests/Server/report_server.py").path
-        store = FileManager.default.temporaryDirectory.appendingPathComponent("recv-\(UUID().uuidString).jsonl").path
+        scratch = try ScratchDirectory("recv")
+        let store = scratch.path("store.jsonl")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "--port", "0", "--store", store] + arguments
         let pipe = Pipe()
@@ -26,7 +29,6 @@ final class ReceivingServer {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let number = text.split(separator: " ").last.flatMap({ Int($0) }) else {
             ChildProcess.kill(process)
-            try? FileManager.default.removeItem(atPath: store)
             throw Failure(description: "report_server.py said \(text)")
         }
         port = number
@@ -47,11 +49,7 @@ final class ReceivingServer {
         ChildProcess.kill(process)
     }
 
-    // The store is removed once the server, waited for, can no longer write it.
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(atPath: store)
-    }
+    deinit { stop() }
 }
 
 /// A loopback port nobody listens on (bound, then closed).
