@@ -89,7 +89,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
-        // CoreLocationDBus, recorded-advert replay. The façade links it (decision 0029); no C library comes with it (0058).
+        // CoreLocationDBus, recorded-advert replay. The façade links it (decision 0029); no C library comes with it
+        // (0058).
         .target(
             name: "CoreLocationBeacons",
             dependencies: [

@@ -42,9 +42,9 @@ cat >"$scratch/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig><type>session</type><listen>unix:path=$scratch/bus</listen>
-<policy context="default"><allow send_destination="*"/><allow own="*"/></policy></busconfig>
+<policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy></busconfig>
 CONF
-/usr/bin/dbus-daemon --config-file="$scratch/bus.conf" --nofork --print-address=3 3>"$scratch/address" 2>/dev/null &
+/usr/bin/dbus-daemon --config-file="$scratch/bus.conf" --nofork --print-address=3 3>"$scratch/address" 2>"$scratch/daemon.log" &
 daemon=$!
 for _ in $(seq 100); do [ -s "$scratch/address" ] && break; sleep 0.1; done
 address="$(head -1 "$scratch/address")"

@@ -105,12 +105,17 @@ public struct DBusRequestNameFlags: OptionSet, Sendable, Hashable {
 
 /// `RequestName`'s answer.
 public enum DBusRequestNameReply: UInt32, Sendable, Hashable {
-    case primaryOwner = 1, inQueue = 2, exists = 3, alreadyOwner = 4
+    case primaryOwner = 1
+    case inQueue = 2
+    case exists = 3
+    case alreadyOwner = 4
 }
 
 /// `ReleaseName`'s answer.
 public enum DBusReleaseNameReply: UInt32, Sendable, Hashable {
-    case released = 1, nonExistent = 2, notOwner = 3
+    case released = 1
+    case nonExistent = 2
+    case notOwner = 3
 }
 
 /// A connection's credentials as the bus daemon took them from the kernel when it connected.

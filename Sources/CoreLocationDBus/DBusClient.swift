@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private connection to a message bus, spoken natively (no libdbus; docs/decisions/0058), with its own thread.

@@ -110,7 +110,8 @@ public final class DBusObjectStore: Sendable {
             return .error(name: DBusMethodResult.unknownObjectName, message: "no object at \(call.path)")
         }
         guard let current = properties[interface] else {
-            return .error(name: DBusMethodResult.unknownInterfaceName, message: "no interface \(interface) at \(call.path)")
+            return .error(
+                name: DBusMethodResult.unknownInterfaceName, message: "no interface \(interface) at \(call.path)")
         }
         guard let old = current[name] else {
             return .error(name: DBusMethodResult.unknownPropertyName, message: "no property \(interface).\(name)")

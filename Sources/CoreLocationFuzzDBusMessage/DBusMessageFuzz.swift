@@ -43,7 +43,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
     var drippedMessages: [[UInt8]] = []
     var failed = false
     for byte in all where !failed {
-        dripped.append([byte])
+        withUnsafeBytes(of: byte) { dripped.append($0) }
         let (messages, error) = drain(&dripped)
         drippedMessages += messages
         failed = error
@@ -73,9 +73,10 @@ func drain(_ reader: inout DBusFrameReader) -> ([[UInt8]], Bool) {
 @main
 enum FuzzEntry {
     static func main() {
-        exit(FuzzDriver.main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in
-            fuzzOne(UnsafeBufferPointer(start: data, count: size))
-            return 0
-        })
+        exit(
+            FuzzDriver.main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in
+                fuzzOne(UnsafeBufferPointer(start: data, count: size))
+                return 0
+            })
     }
 }

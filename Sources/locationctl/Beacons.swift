@@ -76,23 +76,29 @@ extension LocationCtl {
             session.stopRanging(constraint)
         }
 
-        /// BlueZ on the system bus with a powered adapter, or an error that names what to install.
+        /// BlueZ on the system bus with a powered adapter; else says what to install and exits 69 (EX_UNAVAILABLE:
+        /// a run-time part is missing, not a usage mistake).
         static func bluez() async throws -> BlueZScanner {
+            func unavailable(_ text: String) -> ExitCode {
+                printError(text)
+                return ExitCode(69)
+            }
             let client: DBusClient
             do {
                 client = try DBusClient(bus: .system)
             } catch {
-                throw ValidationError(BlueZScanner.reason(connecting: error))
+                throw unavailable(BlueZScanner.reason(connecting: error))
             }
             let logger = Logger(label: "corelocation.beacons.bluez")
             let mode = BlueZScanMode(environment: ProcessInfo.processInfo.environment, logger: logger)
             let scanner = BlueZScanner(client: client, scanMode: mode, logger: logger)
             guard scanner.checkAvailability(timeout: .seconds(2)) else {
                 if (try? await client.nameOwner(BlueZScanner.service, timeout: .seconds(2))) == nil {
-                    throw ValidationError(
-                        "beacons: needs BlueZ (Debian package bluez) running on the system bus (org.bluez is not on it)")
+                    throw unavailable(
+                        "beacons: needs BlueZ (Debian package bluez) running on the system bus "
+                            + "(org.bluez is not on it)")
                 }
-                throw ValidationError("beacons: no powered Bluetooth adapter (BlueZ has none)")
+                throw unavailable("beacons: no powered Bluetooth adapter (BlueZ has none)")
             }
             return scanner
         }

@@ -74,7 +74,8 @@ extension SourceReport {
         }
         return (
             "unavailable",
-            "GeoClue is not installed (\(GeoClue.service) is neither running nor activatable; Debian package geoclue-2.0)"
+            "GeoClue is not installed (\(GeoClue.service) is neither running nor activatable; "
+                + "Debian package geoclue-2.0)"
         )
     }
 

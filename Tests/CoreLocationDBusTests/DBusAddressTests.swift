@@ -4,18 +4,20 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Server addresses ("Server Addresses" in the specification) and what a missing bus says.
 struct DBusAddressTests {
     @Test func addressesParse() throws {
-        #expect(try DBusAddress.parse("unix:path=/run/dbus/system_bus_socket").map(\.endpoint) == [
-            .path("/run/dbus/system_bus_socket")
-        ])
-        #expect(try DBusAddress.parse("unix:abstract=/tmp/dbus-XyZ,guid=0123456789abcdef").map(\.endpoint) == [
-            .abstract("/tmp/dbus-XyZ")
-        ], "the guid is ignored")
+        #expect(
+            try DBusAddress.parse("unix:path=/run/dbus/system_bus_socket").map(\.endpoint) == [
+                .path("/run/dbus/system_bus_socket")
+            ])
+        #expect(
+            try DBusAddress.parse("unix:abstract=/tmp/dbus-XyZ,guid=0123456789abcdef").map(\.endpoint) == [
+                .abstract("/tmp/dbus-XyZ")
+            ], "the guid is ignored")
         let list = try DBusAddress.parse("unix:path=/tmp/a%20b%2c;;unix:abstract=x%2Fy")
         #expect(list.map(\.endpoint) == [.path("/tmp/a b,"), .abstract("x/y")], "unescaped; an empty entry skipped")
         for text in ["tcp:host=localhost,port=1234", "unix:tmpdir=/tmp", "autolaunch:"] {
@@ -25,7 +27,9 @@ struct DBusAddressTests {
                 continue
             }
         }
-        for bad in ["", ";", "nocolon", "unix:path", "unix:path=/a,path=/b", "unix:path=/a%zz", "unix:path=/a,abstract=b"] {
+        for bad in [
+            "", ";", "nocolon", "unix:path", "unix:path=/a,path=/b", "unix:path=/a%zz", "unix:path=/a,abstract=b",
+        ] {
             do {
                 _ = try DBusAddress.parse(bad)
                 Issue.record("'\(bad)' parsed")
@@ -37,18 +41,26 @@ struct DBusAddressTests {
     }
 
     @Test func busesComeFromTheEnvironment() throws {
-        #expect(try DBusAddress.addresses(for: .system, environment: [:]).map(\.endpoint) == [
-            .path("/var/run/dbus/system_bus_socket")
-        ])
-        #expect(try DBusAddress.addresses(
-            for: .system, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/sys"]).map(\.endpoint) == [.path("/tmp/sys")])
-        #expect(try DBusAddress.addresses(
-            for: .session, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=s"]).map(\.endpoint) == [.abstract("s")])
-        #expect(try DBusAddress.addresses(for: .session, environment: ["XDG_RUNTIME_DIR": "/run/user/7"]).map(\.endpoint) == [
-            .path("/run/user/7/bus")
-        ])
+        #expect(
+            try DBusAddress.addresses(for: .system, environment: [:]).map(\.endpoint) == [
+                .path("/var/run/dbus/system_bus_socket")
+            ])
+        #expect(
+            try DBusAddress.addresses(
+                for: .system, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/tmp/sys"]
+            ).map(\.endpoint) == [.path("/tmp/sys")])
+        #expect(
+            try DBusAddress.addresses(
+                for: .session, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=s"]
+            ).map(\.endpoint) == [.abstract("s")])
+        #expect(
+            try DBusAddress.addresses(for: .session, environment: ["XDG_RUNTIME_DIR": "/run/user/7"]).map(\.endpoint)
+                == [
+                    .path("/run/user/7/bus")
+                ])
         #expect(throws: DBusCallError.self) { _ = try DBusAddress.addresses(for: .session, environment: [:]) }
-        #expect(try DBusAddress.addresses(for: .address("unix:path=/x"), environment: [:]).map(\.endpoint) == [.path("/x")])
+        #expect(
+            try DBusAddress.addresses(for: .address("unix:path=/x"), environment: [:]).map(\.endpoint) == [.path("/x")])
     }
 
     /// No bus: a typed error that says so in words and names the package, never an errno.
@@ -76,7 +88,9 @@ struct DBusAddressTests {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         do {
@@ -89,9 +103,11 @@ struct DBusAddressTests {
         }
 
         let service = DBusCallError(.remote, name: "org.freedesktop.DBus.Error.ServiceUnknown", "x")
-        #expect(service.missingPart(service: "NetworkManager", package: "network-manager", busName: "org.freedesktop.NetworkManager")
-            == "needs NetworkManager (Debian package network-manager) running on the system bus "
-            + "(org.freedesktop.NetworkManager is not on it)")
+        #expect(
+            service.missingPart(
+                service: "NetworkManager", package: "network-manager", busName: "org.freedesktop.NetworkManager")
+                == "needs NetworkManager (Debian package network-manager) running on the system bus "
+                + "(org.freedesktop.NetworkManager is not on it)")
         #expect(DBusCallError(.timeout, "slow").missingPart(service: "BlueZ", package: "bluez") == nil)
     }
 }

@@ -5,13 +5,14 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a service on this layer needs (the GeoClue2 service locationd will run): owning a name, objects with
 /// properties others read and write, signals to everyone or to one peer, knowing who calls — checked against a
 /// real dbus-daemon, GLib and dbus-python peers, and a second client of ours.
-@Suite(.enabled(if: PrivateBus.isAvailable && GLibPeer.isAvailable, "needs dbus-daemon, python3-dbusmock and python3-gi"))
+@Suite(
+    .enabled(if: PrivateBus.isAvailable && GLibPeer.isAvailable, "needs dbus-daemon, python3-dbusmock and python3-gi"))
 struct DBusServiceTests {
     static let interface = "org.corelocation.Calc1"
 
@@ -47,14 +48,16 @@ struct DBusServiceTests {
             leftWatch.cancel()
             rightWatch.cancel()
         }
-        try emitter.emitSignal(path: "/org/corelocation/Test", interface: "org.corelocation.Test1", member: "ToLeft",
+        try emitter.emitSignal(
+            path: "/org/corelocation/Test", interface: "org.corelocation.Test1", member: "ToLeft",
             destination: left.uniqueName)
         try emitter.emitSignal(path: "/org/corelocation/Test", interface: "org.corelocation.Test1", member: "ToAll")
         #expect(try await heardLeft.wait(for: 2, what: "both signals on the left") == ["ToLeft", "ToAll"])
         #expect(try await heardRight.wait(for: 1, what: "the broadcast on the right") == ["ToAll"])
         #expect(heardRight.values == ["ToAll"], "the directed signal went to the left only")
         #expect(throws: DBusCallError.self) {
-            try emitter.emitSignal(path: "/org/corelocation/Test", interface: "org.corelocation.Test1", member: "X",
+            try emitter.emitSignal(
+                path: "/org/corelocation/Test", interface: "org.corelocation.Test1", member: "X",
                 destination: "not a name")
         }
     }
@@ -80,11 +83,13 @@ struct DBusServiceTests {
             path: "/org/corelocation/Test", interface: "org.corelocation.Test1", changed: ["Active": .bool(true)],
             destination: peerName)
         let lines = peer.rest().split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "Values /org/corelocation/Test (byte 0xc8, true, int16 -3, uint64 18000000000000000000, -12.5, 'héllo ✓', "
-                + "objectpath '/a/b', signature 'a{sv}', <1>, (42, 'answer'), {'Ssid': <[byte 0x61, 0x62]>}, @ax [])",
-            "PropertiesChanged /org/corelocation/Test ('org.corelocation.Test1', {'Active': <true>}, @as [])",
-        ])
+        #expect(
+            lines == [
+                "Values /org/corelocation/Test (byte 0xc8, true, int16 -3, uint64 18000000000000000000, -12.5, "
+                    + "'héllo ✓', objectpath '/a/b', signature 'a{sv}', <1>, (42, 'answer'), "
+                    + "{'Ssid': <[byte 0x61, 0x62]>}, @ax [])",
+                "PropertiesChanged /org/corelocation/Test ('org.corelocation.Test1', {'Active': <true>}, @as [])",
+            ])
     }
 
     /// GLib sends big-endian when asked: a call to our export and a signal to us both arrive as the values sent,
@@ -101,11 +106,12 @@ struct DBusServiceTests {
         defer { watch.cancel() }
         let peer = try GLibPeer(bus, ["big-endian", server.uniqueName, "/org/corelocation/Exported"])
         let output = peer.rest()
-        #expect(output == """
-            reply little-endian ('grüß', [int64 1, -2, 1099511627776], {'k': <uint16 513>}, 0.10000000000000001)
-            sent
+        #expect(
+            output == """
+                reply little-endian ('grüß', [int64 1, -2, 1099511627776], {'k': <uint16 513>}, 0.10000000000000001)
+                sent
 
-            """, "GLib reads our reply as the values it sent")
+                """, "GLib reads our reply as the values it sent")
         let signal = try #require(try await signals.wait(for: 1, what: "the big-endian signal").first)
         #expect(signal.arguments == [.string("big"), .array(elementSignature: "y", [.byte(1), .byte(2)])])
         #expect(signal.member == "Hello")
@@ -116,21 +122,27 @@ struct DBusServiceTests {
     @Test func aHandlerLearnsWhoCallsBeforeItAnswers() async throws {
         let bus = try PrivateBus()
         let server = try bus.client()
-        let export = try server.export(path: "/org/corelocation/Exported", answering: { call, replier in
-            guard let sender = call.sender else { return replier.send(.error(name: "org.corelocation.Error.NoSender", message: "")) }
-            Task {
-                do {
-                    let pid = try await server.connectionUnixProcessID(of: sender)
-                    let uid = try await server.connectionUnixUser(of: sender)
-                    let credentials = try await server.connectionCredentials(of: sender)
-                    replier.send(.reply([
-                        .uint32(pid), .uint32(uid), .uint32(credentials.processID ?? 0), .uint32(credentials.userID ?? 0),
-                    ]))
-                } catch {
-                    replier.send(.error(name: "org.corelocation.Error.Lookup", message: "\(error)"))
+        let export = try server.export(
+            path: "/org/corelocation/Exported",
+            answering: { call, replier in
+                guard let sender = call.sender else {
+                    return replier.send(.error(name: "org.corelocation.Error.NoSender", message: ""))
                 }
-            }
-        })
+                Task {
+                    do {
+                        let pid = try await server.connectionUnixProcessID(of: sender)
+                        let uid = try await server.connectionUnixUser(of: sender)
+                        let credentials = try await server.connectionCredentials(of: sender)
+                        replier.send(
+                            .reply([
+                                .uint32(pid), .uint32(uid), .uint32(credentials.processID ?? 0),
+                                .uint32(credentials.userID ?? 0),
+                            ]))
+                    } catch {
+                        replier.send(.error(name: "org.corelocation.Error.Lookup", message: "\(error)"))
+                    }
+                }
+            })
         defer { export.cancel() }
         let script = """
             import os, sys, dbus
@@ -184,15 +196,18 @@ struct DBusServiceTests {
                 ]
             ])
         let writes = Recorder<DBusPropertyWrite>()
-        let export = try server.export(store, methods: { call in
-            call.member == "Start" ? .empty : .unknownMethod(call)
-        }, setProperty: { write in
-            writes.append(write)
-            if write.name == "Active" {
-                return .error(name: DBusMethodResult.propertyReadOnlyName, message: "Active is read-only")
-            }
-            return .empty
-        })
+        let export = try server.export(
+            store,
+            methods: { call in
+                call.member == "Start" ? .empty : .unknownMethod(call)
+            },
+            setProperty: { write in
+                writes.append(write)
+                if write.name == "Active" {
+                    return .error(name: DBusMethodResult.propertyReadOnlyName, message: "Active is read-only")
+                }
+                return .empty
+            })
         defer { export.cancel() }
         let watcher = try bus.client()
         let changes = Recorder<[String: DBusValue]>()
@@ -210,32 +225,40 @@ struct DBusServiceTests {
                     print(what, f())
                 except dbus.exceptions.DBusException as error:
                     print(what, 'error', error.get_dbus_name())
-            show('get', lambda: int(props.Get('org.corelocation.Client1', 'DistanceThreshold')))
-            show('set', lambda: props.Set('org.corelocation.Client1', 'DistanceThreshold', dbus.UInt32(50, variant_level=1)))
-            show('after', lambda: int(props.Get('org.corelocation.Client1', 'DistanceThreshold')))
-            show('readonly', lambda: props.Set('org.corelocation.Client1', 'Active', dbus.Boolean(True, variant_level=1)))
-            show('wrongtype', lambda: props.Set('org.corelocation.Client1', 'DistanceThreshold', dbus.String('far', variant_level=1)))
-            show('missing', lambda: props.Set('org.corelocation.Client1', 'Nope', dbus.Int32(1, variant_level=1)))
-            show('novariant', lambda: props.Set('org.corelocation.Client1', 'DistanceThreshold', dbus.UInt32(5)))
-            show('all', lambda: sorted((str(k), str(v)) for k, v in props.GetAll('org.corelocation.Client1').items()))
+            client = 'org.corelocation.Client1'
+            # Properties.Set takes a variant: variant_level=1 sends one, as GLib and sd-bus callers do.
+            show('get', lambda: int(props.Get(client, 'DistanceThreshold')))
+            show('set', lambda: props.Set(client, 'DistanceThreshold', dbus.UInt32(50, variant_level=1)))
+            show('after', lambda: int(props.Get(client, 'DistanceThreshold')))
+            show('readonly', lambda: props.Set(client, 'Active', dbus.Boolean(True, variant_level=1)))
+            show('wrongtype', lambda: props.Set(client, 'DistanceThreshold', dbus.String('far', variant_level=1)))
+            show('missing', lambda: props.Set(client, 'Nope', dbus.Int32(1, variant_level=1)))
+            show('novariant', lambda: props.Set(client, 'DistanceThreshold', dbus.UInt32(5)))
+            show('all', lambda: sorted((str(k), str(v)) for k, v in props.GetAll(client).items()))
             """
         let result = try bus.runScript("-c", arguments: [script, server.uniqueName, client])
-        #expect(result.output.split(separator: "\n").map(String.init) == [
-            "get 0", "set None", "after 50", "readonly error org.freedesktop.DBus.Error.PropertyReadOnly",
-            "wrongtype error org.freedesktop.DBus.Error.InvalidArgs",
-            "missing error org.freedesktop.DBus.Error.UnknownProperty",
-            "novariant error org.freedesktop.DBus.Error.InvalidArgs",
-            "all [('Active', '0'), ('DesktopId', ''), ('DistanceThreshold', '50')]",
-        ], "\(result.output)")
+        #expect(
+            result.output.split(separator: "\n").map(String.init) == [
+                "get 0", "set None", "after 50", "readonly error org.freedesktop.DBus.Error.PropertyReadOnly",
+                "wrongtype error org.freedesktop.DBus.Error.InvalidArgs",
+                "missing error org.freedesktop.DBus.Error.UnknownProperty",
+                "novariant error org.freedesktop.DBus.Error.InvalidArgs",
+                "all [('Active', '0'), ('DesktopId', ''), ('DistanceThreshold', '50')]",
+            ], "\(result.output)")
         #expect(writes.values.map(\.name) == ["DistanceThreshold", "Active"], "only well-typed writes reach the check")
         #expect(writes.values.first?.call.sender?.hasPrefix(":") == true)
-        #expect(try await changes.wait(for: 1, what: "the accepted write") == [["DistanceThreshold": .variant(.uint32(50))]])
+        #expect(
+            try await changes.wait(for: 1, what: "the accepted write") == [["DistanceThreshold": .variant(.uint32(50))]]
+        )
 
-        try store.update(client, interface: "org.corelocation.Client1", ["Active": .bool(true), "DesktopId": .string("")])
+        try store.update(
+            client, interface: "org.corelocation.Client1", ["Active": .bool(true), "DesktopId": .string("")])
         let afterUpdate = try await changes.wait(for: 2, what: "the update")
         #expect(afterUpdate[1] == ["Active": .variant(.bool(true))], "only what changed is announced")
         #expect(store.value("Active", of: "org.corelocation.Client1", at: client) == .bool(true))
-        #expect(throws: DBusCallError.self) { try store.update(root + "/Nobody", interface: "org.corelocation.Client1", [:]) }
+        #expect(throws: DBusCallError.self) {
+            try store.update(root + "/Nobody", interface: "org.corelocation.Client1", [:])
+        }
 
         let added = Recorder<String>()
         let removed = Recorder<String>()

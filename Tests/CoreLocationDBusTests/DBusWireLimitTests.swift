@@ -32,7 +32,8 @@ struct DBusWireLimitTests {
     }
 
     static func expect(
-        _ code: DBusWireError.Code, _ bytes: [UInt8], _ note: String = "", sourceLocation: SourceLocation = #_sourceLocation
+        _ code: DBusWireError.Code, _ bytes: [UInt8], _ note: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         do {
             _ = try DBusMessage.decode(bytes)
@@ -111,7 +112,9 @@ struct DBusWireLimitTests {
         // signature of the same length is written and its text replaced).
         let deep = Array((String(repeating: "a", count: 33) + "y").utf8)
         var message = try Self.raw(fields: Self.signalFields(signature: String(repeating: "y", count: 34)))
-        let at = try #require(message.indices.first { message[$0...].starts(with: [34] + Array(repeating: UInt8(ascii: "y"), count: 34)) })
+        let at = try #require(
+            message.indices.first { message[$0...].starts(with: [34] + Array(repeating: UInt8(ascii: "y"), count: 34)) }
+        )
         message.replaceSubrange((at + 1)...(at + 34), with: deep)
         Self.expect(.nestingTooDeep, message)
     }
@@ -122,7 +125,8 @@ struct DBusWireLimitTests {
         func variants(_ count: Int) -> [UInt8] {
             Array(repeating: [1, UInt8(ascii: "v"), 0], count: count - 1).flatMap { $0 } + [1, UInt8(ascii: "y"), 0, 7]
         }
-        let deepest = try DBusMessage.decode(try Self.raw(fields: Self.signalFields(signature: "v"), body: variants(64)))
+        let deepest = try DBusMessage.decode(
+            try Self.raw(fields: Self.signalFields(signature: "v"), body: variants(64)))
         var value = try #require(deepest.body.first)
         var depth = 0
         while case .variant(let inner) = value {
@@ -155,10 +159,13 @@ struct DBusWireLimitTests {
         Self.expect(.badPadding, try Self.raw(fields: fields("yu"), body: [1, 9, 0, 0, 5, 0, 0, 0]))
         Self.expect(.badString, try Self.raw(fields: fields("s"), body: [2, 0, 0, 0, 0xC3, 0x28, 0]), "not UTF-8")
         Self.expect(.badString, try Self.raw(fields: fields("s"), body: [2, 0, 0, 0, 0x61, 0, 0]), "a NUL inside")
-        Self.expect(.badString, try Self.raw(fields: fields("s"), body: [1, 0, 0, 0, 0x61, 0x62]), "no terminating NUL")
+        Self.expect(
+            .badString, try Self.raw(fields: fields("s"), body: [1, 0, 0, 0, 0x61, 0x62]), "no terminating NUL")
         Self.expect(.badObjectPath, try Self.raw(fields: fields("o"), body: [5, 0, 0, 0] + Array("/a//b".utf8) + [0]))
-        Self.expect(.badSignature, try Self.raw(fields: fields("g"), body: [2, UInt8(ascii: "a"), UInt8(ascii: "{"), 0]))
-        Self.expect(.badSignature, try Self.raw(fields: fields("v"), body: [2, UInt8(ascii: "y"), UInt8(ascii: "y"), 0, 1, 2]))
+        Self.expect(
+            .badSignature, try Self.raw(fields: fields("g"), body: [2, UInt8(ascii: "a"), UInt8(ascii: "{"), 0]))
+        Self.expect(
+            .badSignature, try Self.raw(fields: fields("v"), body: [2, UInt8(ascii: "y"), UInt8(ascii: "y"), 0, 1, 2]))
         Self.expect(.badSignature, try Self.raw(fields: fields("v"), body: [4] + Array("{sv}".utf8) + [0]))
         // An int32 array claiming 2 bytes: its element runs past its end.
         Self.expect(.bodyMismatch, try Self.raw(fields: fields("aiy"), body: [2, 0, 0, 0, 1, 0, 0, 0]))
@@ -178,12 +185,18 @@ struct DBusWireLimitTests {
         Self.expect(.badSerial, try Self.raw(serial: 0, fields: Self.signalFields()))
         Self.expect(.badMessageType, try Self.raw(kind: 0, fields: Self.signalFields()))
         let f = Self.field
-        Self.expect(.badHeaderField, try Self.raw(fields: [f(1, .string("/a")), f(2, .string("a.b")), f(3, .string("S"))]))
+        Self.expect(
+            .badHeaderField, try Self.raw(fields: [f(1, .string("/a")), f(2, .string("a.b")), f(3, .string("S"))]))
         Self.expect(.badHeaderField, try Self.raw(fields: Self.signalFields() + [f(3, .string("T"))]), "twice")
-        Self.expect(.badHeaderField, try Self.raw(fields: [f(1, .objectPath("/a")), f(2, .string("a.b")), f(3, .string("bad-member"))]))
+        Self.expect(
+            .badHeaderField,
+            try Self.raw(fields: [f(1, .objectPath("/a")), f(2, .string("a.b")), f(3, .string("bad-member"))]))
         Self.expect(.badHeaderField, try Self.raw(fields: Self.signalFields() + [f(7, .string("no.dots..here"))]))
-        Self.expect(.missingHeaderField, try Self.raw(fields: [f(1, .objectPath("/a")), f(3, .string("S"))]), "a signal without interface")
-        Self.expect(.missingHeaderField, try Self.raw(kind: 1, fields: [f(1, .objectPath("/a"))]), "a call without member")
+        Self.expect(
+            .missingHeaderField, try Self.raw(fields: [f(1, .objectPath("/a")), f(3, .string("S"))]),
+            "a signal without interface")
+        Self.expect(
+            .missingHeaderField, try Self.raw(kind: 1, fields: [f(1, .objectPath("/a"))]), "a call without member")
         Self.expect(.missingHeaderField, try Self.raw(kind: 3, fields: [f(5, .uint32(3))]), "an error without a name")
         Self.expect(.badSerial, try Self.raw(kind: 2, fields: [f(5, .uint32(0))]), "reply serial 0")
         // Unknown header fields are ignored (the specification).

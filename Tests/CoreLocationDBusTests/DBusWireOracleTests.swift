@@ -127,7 +127,8 @@ struct DBusWireOracleTests {
         let expected: [DBusValue] = [
             .string("héllo"), .int32(-5), .uint64(18_000_000_000_000_000_000), .double(2.5), .objectPath("/a/b"),
             .byte(7), .bool(true), .array(elementSignature: "n", [.int16(1), .int16(-2)]),
-            .array(elementSignature: "{si}", [.dictEntry(.string("a"), .int32(1)), .dictEntry(.string("b"), .int32(2))]),
+            .array(
+                elementSignature: "{si}", [.dictEntry(.string("a"), .int32(1)), .dictEntry(.string("b"), .int32(2))]),
             .variant(.uint32(9)),
         ]
         #expect(ping.body == expected)
@@ -156,9 +157,10 @@ struct DBusWireOracleTests {
                 while let message = try reader.next() { messages.append(message) }
             }
             #expect(messages.count == 5, "chunks of \(chunk)")
-            #expect(messages.map(\.member) == [
-                "Echo", "InterfacesAdded", nil, nil, "Ping",
-            ])
+            #expect(
+                messages.map(\.member) == [
+                    "Echo", "InterfacesAdded", nil, nil, "Ping",
+                ])
             #expect(reader.pending == 0)
         }
     }

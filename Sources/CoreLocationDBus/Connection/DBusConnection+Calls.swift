@@ -91,7 +91,9 @@ extension DBusConnection {
                 try send(.methodReturn(to: call, body: values))
             } catch let error as DBusCallError where error.code == .invalidArgument {
                 _ = try? send(
-                    .error(to: call, name: DBusMethodResult.failedName, text: "the reply cannot be sent: \(error.message)"))
+                    .error(
+                        to: call, name: DBusMethodResult.failedName, text: "the reply cannot be sent: \(error.message)")
+                )
             } catch {}
         case .error(let name, let text):
             let valid = DBusNames.isErrorName(name)

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One authenticated bus connection and the thread that serves it (docs/decisions/0058).
@@ -179,7 +179,10 @@ final class DBusConnection: Sendable {
                 break
             }
             let (stopped, wantsWrite, deadline) = state.withLock { state in
-                (state.stopRequested, state.outputStart < state.output.count, state.pending.values.map(\.deadline).min())
+                (
+                    state.stopRequested, state.outputStart < state.output.count,
+                    state.pending.values.map(\.deadline).min()
+                )
             }
             if stopped { break }
             var fds = [
@@ -272,21 +275,26 @@ final class DBusConnection: Sendable {
     }
 
     private func finish(lost: String?) {
-        let pending = state.withLock { state -> [PendingCall] in
+        let (pending, exports) = state.withLock { state -> ([PendingCall], [String: Export]) in
             if state.open { Glibc.close(fd) }
             state.open = false
             state.output = []
             state.outputStart = 0
-            // Dropping the handlers breaks any cycle through an owner they captured.
-            state.exports = [:]
-            defer { state.pending = [:] }
-            return state.pending.keys.sorted().compactMap { state.pending[$0] }
+            defer {
+                state.pending = [:]
+                state.exports = [:]
+            }
+            return (state.pending.keys.sorted().compactMap { state.pending[$0] }, state.exports)
         }
+        // Dropping the handlers breaks any cycle through an owner they captured; outside the lock, since an
+        // owner's deinit may call back into the connection.
+        withExtendedLifetime(exports) {}
         let reason = lost ?? "the connection is closed"
         for call in pending {
             call.onReply(
                 .failure(
-                    DBusCallError(.disconnected, name: "org.freedesktop.DBus.Error.Disconnected", "\(call.what): \(reason)")))
+                    DBusCallError(
+                        .disconnected, name: "org.freedesktop.DBus.Error.Disconnected", "\(call.what): \(reason)")))
         }
         if let lost {
             logger.info("D-Bus connection lost", metadata: ["reason": "\(lost)", "address": "\(address)"])

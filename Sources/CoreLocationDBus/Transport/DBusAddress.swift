@@ -77,10 +77,12 @@ package struct DBusAddress: Sendable, Hashable, CustomStringConvertible {
             if given.count > 1 {
                 throw DBusCallError(.connect, name: badAddressName, "'\(entry)' gives both path and abstract")
             }
-            return DBusAddress(endpoint: .unsupported("'\(entry)' is an address to listen on, not to connect to"), text: entry)
+            return DBusAddress(
+                endpoint: .unsupported("'\(entry)' is an address to listen on, not to connect to"), text: entry)
         default:
             return DBusAddress(
-                endpoint: .unsupported("the '\(transport)' transport is not supported (unix:path= and unix:abstract= are)"),
+                endpoint: .unsupported(
+                    "the '\(transport)' transport is not supported (unix:path= and unix:abstract= are)"),
                 text: entry)
         }
     }

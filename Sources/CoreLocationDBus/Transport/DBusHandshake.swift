@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Opening a bus connection ("Authentication Protocol" and "Message Bus Specification"): a NUL byte, SASL
@@ -41,7 +41,8 @@ enum DBusHandshake {
             }
         }
         guard failures.count > 1 else {
-            throw failures.first ?? DBusCallError(.connect, name: DBusAddress.badAddressName, "no address to connect to")
+            throw failures.first
+                ?? DBusCallError(.connect, name: DBusAddress.badAddressName, "no address to connect to")
         }
         // The name of the first failure: a missing system bus is usually its one socket missing.
         throw DBusCallError(.connect, name: failures[0].name, failures.map(\.message).joined(separator: "; "))

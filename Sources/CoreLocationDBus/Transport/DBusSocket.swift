@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected Unix stream socket to a bus, and the few system calls the connection makes on it. Writes use
@@ -28,7 +28,8 @@ enum DBusSocket {
             // Linux's abstract namespace: a NUL, then the name, its length given by the address length.
             name = [0] + Array(abstract.utf8)
             guard name.count <= capacity else {
-                throw DBusCallError(.connect, name: DBusAddress.badAddressName, "the abstract name \(abstract) is too long")
+                throw DBusCallError(
+                    .connect, name: DBusAddress.badAddressName, "the abstract name \(abstract) is too long")
             }
             length = name.count
         case .unsupported(let reason):

@@ -38,7 +38,8 @@ package struct DBusFrameReader {
     /// - Throws: `DBusWireError` for bytes that are not a message; the stream cannot be resynchronised after one.
     package mutating func next() throws -> DBusMessage? {
         while true {
-            guard let length = try DBusMessage.frameLength(buffer, at: consumed), buffer.count - consumed >= length else {
+            guard let length = try DBusMessage.frameLength(buffer, at: consumed), buffer.count - consumed >= length
+            else {
                 return nil
             }
             let bytes = Array(buffer[consumed..<(consumed + length)])

@@ -79,7 +79,9 @@ extension DBusMessage {
         if let name = message.sender, !DBusNames.isBusName(name) { throw bad("'\(name)' is not a bus name") }
         if message.replySerial == 0 { throw DBusWireError(.badSerial, "reply serial 0", at: offset) }
         func need(_ present: Bool, _ what: String) throws {
-            guard present else { throw DBusWireError(.missingHeaderField, "a \(message.kind) without \(what)", at: offset) }
+            guard present else {
+                throw DBusWireError(.missingHeaderField, "a \(message.kind) without \(what)", at: offset)
+            }
         }
         switch message.kind {
         case .methodCall:

@@ -1,7 +1,10 @@
 /// One D-Bus message: the fixed header, the header fields, and the body's values.
 package struct DBusMessage: Sendable, Hashable {
     package enum Kind: UInt8, Sendable {
-        case methodCall = 1, methodReturn = 2, error = 3, signal = 4
+        case methodCall = 1
+        case methodReturn = 2
+        case error = 3
+        case signal = 4
     }
 
     package struct Flags: OptionSet, Sendable, Hashable {
@@ -32,7 +35,8 @@ package struct DBusMessage: Sendable, Hashable {
 
     /// The header field codes ("Header Fields" in the specification).
     enum Field: UInt8 {
-        case path = 1, interface, member, errorName, replySerial, destination, sender, signature, unixFDs
+        case path = 1
+        case interface, member, errorName, replySerial, destination, sender, signature, unixFDs
     }
 
     package static func methodCall(

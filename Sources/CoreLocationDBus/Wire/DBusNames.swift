@@ -6,7 +6,8 @@ package enum DBusNames {
     package static let maxNameLength = 255
 
     private static func isLetterOrUnderscore(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || byte == UInt8(ascii: "_")
     }
 
@@ -48,7 +49,9 @@ package enum DBusNames {
     /// A unique name (`:1.42`, elements may start with a digit) or a well-known name (`org.bluez`): two or more
     /// elements of `[A-Za-z0-9_-]`, at most 255 bytes.
     package static func isBusName(_ name: String) -> Bool {
-        if name.hasPrefix(":") { return dotted(String(name.dropFirst()), allowHyphen: true, digitFirst: true, extra: 1) }
+        if name.hasPrefix(":") {
+            return dotted(String(name.dropFirst()), allowHyphen: true, digitFirst: true, extra: 1)
+        }
         return dotted(name, allowHyphen: true, digitFirst: false)
     }
 

@@ -51,7 +51,9 @@ package struct DBusReader {
         if bigEndian {
             for index in 0..<size { value = value << 8 | UInt64(bytes[offset + index]) }
         } else {
-            for index in stride(from: size - 1, through: 0, by: -1) { value = value << 8 | UInt64(bytes[offset + index]) }
+            for index in stride(from: size - 1, through: 0, by: -1) {
+                value = value << 8 | UInt64(bytes[offset + index])
+            }
         }
         offset += size
         return value

@@ -89,7 +89,9 @@ package enum DBusSignature {
                 }
                 let key = try complete(arrays: arrays, structs: structs + 1)
                 guard key.isBasic else { throw bad("a dictionary key must be a basic type") }
-                guard index < bytes.count, bytes[index] != UInt8(ascii: "}") else { throw bad("a dictionary entry without a value") }
+                guard index < bytes.count, bytes[index] != UInt8(ascii: "}") else {
+                    throw bad("a dictionary entry without a value")
+                }
                 let value = try complete(arrays: arrays, structs: structs + 1)
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
                     throw bad("a dictionary entry holds one key and one value")

@@ -82,7 +82,9 @@ package struct DBusWriter {
         case .array(let element, let elements):
             try enter(depth)
             let type = try DBusSignature.parseSingle("a" + element)
-            guard case .array(let elementType) = type else { throw DBusWireError(.badValue, "'\(element)' is not a type") }
+            guard case .array(let elementType) = type else {
+                throw DBusWireError(.badValue, "'\(element)' is not a type")
+            }
             writeUInt32(0)
             let lengthAt = bytes.count - 4
             pad(to: elementType.alignment)

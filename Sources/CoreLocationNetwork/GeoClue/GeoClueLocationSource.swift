@@ -250,7 +250,8 @@ public final class GeoClueLocationSource: LocationSource {
         } catch let error as DBusCallError where error.isServiceMissing {
             emit(
                 .unavailable(
-                    reason: "GeoClue is not running (\(GeoClue.service) is not on the bus; Debian package geoclue-2.0)"),
+                    reason: "GeoClue is not running (\(GeoClue.service) is not on the bus; "
+                        + "Debian package geoclue-2.0)"),
                 generation)
         } catch let error as DBusCallError where error.name == "org.freedesktop.DBus.Error.AccessDenied" {
             emit(

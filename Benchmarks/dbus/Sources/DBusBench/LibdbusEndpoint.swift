@@ -22,11 +22,13 @@ struct LibdbusEndpoint: Endpoint {
     func subscribe(sender: String, interface: String, member: String, _ handler: @escaping @Sendable () -> Void)
         async throws -> AnyObject
     {
-        try await client.subscribe(DBusMatchRule(sender: sender, interface: interface, member: member)) { _ in handler() }
+        try await client.subscribe(DBusMatchRule(sender: sender, interface: interface, member: member)) { _ in handler()
+        }
     }
 
     func emit(path: String, interface: String, member: String) throws {
-        try client.emitSignal(path: path, interface: interface, member: member, arguments: [.string("hello"), .int32(7)])
+        try client.emitSignal(
+            path: path, interface: interface, member: member, arguments: [.string("hello"), .int32(7)])
     }
 
     func close() { client.close() }

@@ -51,7 +51,11 @@ final class Arrivals: Sendable {
     }
 }
 
-enum Kind: String, CaseIterable { case callMock = "call-mock", callPeer = "call-peer", signal }
+enum Kind: String, CaseIterable {
+    case callMock = "call-mock"
+    case callPeer = "call-peer"
+    case signal
+}
 
 func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) * 1e-12
@@ -83,7 +87,8 @@ func measure<E: Endpoint>(_: E.Type, count: Int) async throws -> [Kind: [Double]
                     interface: "org.corelocation.Bench1", member: "Echo")
             case .callPeer:
                 try await caller.call(
-                    destination: server.uniqueName, path: "/org/corelocation/Echo", interface: "org.corelocation.Bench1",
+                    destination: server.uniqueName, path: "/org/corelocation/Echo",
+                    interface: "org.corelocation.Bench1",
                     member: "Echo")
             case .signal:
                 try server.emit(path: "/org/corelocation/Echo", interface: "org.corelocation.Bench1", member: "Tick")
@@ -110,10 +115,16 @@ for round in 1...rounds {
         (NativeEndpoint.label, try await measure(NativeEndpoint.self, count: iterations)),
     ] {
         for (kind, times) in result {
-            if name == NativeEndpoint.label { native[kind, default: []] += times } else { libdbus[kind, default: []] += times }
-            let label = "round \(round) \(name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+            if name == NativeEndpoint.label {
+                native[kind, default: []] += times
+            } else {
+                libdbus[kind, default: []] += times
+            }
+            let label =
+                "round \(round) \(name.padding(toLength: 8, withPad: " ", startingAt: 0))"
                 + kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-            print(label + String(format: "p50 %7.1f µs  p99 %7.1f µs", percentile(times, 0.5), percentile(times, 0.99)))
+            let figures = String(format: "p50 %7.1f µs  p99 %7.1f µs", percentile(times, 0.5), percentile(times, 0.99))
+            print(label + figures)
         }
     }
 }
@@ -122,14 +133,22 @@ print("| round trip | libdbus p50 | native p50 | native / libdbus | libdbus p99 
 print("|---|---:|---:|---:|---:|---:|---:|")
 for kind in Kind.allCases {
     let (old, new) = (libdbus[kind] ?? [], native[kind] ?? [])
-    let (old50, new50, old99, new99) = (percentile(old, 0.5), percentile(new, 0.5), percentile(old, 0.99), percentile(new, 0.99))
-    print("| \(kind.rawValue) " + String(format: "| %.1f µs | %.1f µs | %.2f | %.1f µs | %.1f µs | %.2f |", old50, new50,
-        new50 / old50, old99, new99, new99 / old99))
+    let (old50, new50, old99, new99) = (
+        percentile(old, 0.5), percentile(new, 0.5), percentile(old, 0.99), percentile(new, 0.99)
+    )
+    print(
+        "| \(kind.rawValue) "
+            + String(
+                format: "| %.1f µs | %.1f µs | %.2f | %.1f µs | %.1f µs | %.2f |", old50, new50,
+                new50 / old50, old99, new99, new99 / old99))
 }
 for kind in Kind.allCases {
     let (old, new) = (libdbus[kind] ?? [], native[kind] ?? [])
-    print("RESULT dbus \(kind.rawValue): " + String(format: "native/libdbus p50 %.2f (%.1f / %.1f µs), p99 %.2f",
-        percentile(new, 0.5) / percentile(old, 0.5), percentile(new, 0.5), percentile(old, 0.5),
-        percentile(new, 0.99) / percentile(old, 0.99)))
+    print(
+        "RESULT dbus \(kind.rawValue): "
+            + String(
+                format: "native/libdbus p50 %.2f (%.1f / %.1f µs), p99 %.2f",
+                percentile(new, 0.5) / percentile(old, 0.5), percentile(new, 0.5), percentile(old, 0.5),
+                percentile(new, 0.99) / percentile(old, 0.99)))
 }
 print("\(iterations) timed round trips of each kind per layer and round (after \(warmup) untimed), \(rounds) rounds")
