@@ -51,12 +51,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libdbus-1 and the project's small D-Bus layer (docs/decisions/0024): NetworkManager, GeoClue, BlueZ,
-        // ModemManager. Nothing but the sources that talk to those services depends on it.
-        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The project's D-Bus layer, the protocol spoken natively in Swift (docs/decisions/0024, 0058): NetworkManager,
+        // GeoClue, BlueZ, ModemManager. No C library and no header: it builds with the Swift toolchain alone.
         .target(
             name: "CoreLocationDBus",
-            dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // A real gpsd and the loopback NMEA feed it reads, for GPSDIntegrationTests and LocationdTests.
@@ -90,7 +89,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
-        // CoreLocationDBus, recorded-advert replay. The façade links it, so apps link libdbus-1 (decision 0029).
+        // CoreLocationDBus, recorded-advert replay. The façade links it (decision 0029); no C library comes with it
+        // (0058).
         .target(
             name: "CoreLocationBeacons",
             dependencies: [
@@ -236,6 +236,12 @@ let package = Package(
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationBeacons"],
             swiftSettings: strictSettings
         ),
+        // The native D-Bus message decoder (docs/decisions/0058).
+        .executableTarget(
+            name: "CoreLocationFuzzDBusMessage",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationDBus"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
@@ -308,7 +314,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreLocationDBusTests",
-            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationGPSDTestSupport"],
+            // Fixtures/: messages made by GLib and libdbus (make-fixtures.py), the external oracles of the marshaller;
+            // Peers/: a GLib peer the service tests run on the private bus.
+            exclude: ["Fixtures", "Peers"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,7 +3,8 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames (default: all five, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message (default: all six, in
+#                that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
@@ -23,11 +24,11 @@ while [ $# -gt 0 ]; do
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message)
 
 product() {
     case "$1" in
@@ -36,6 +37,7 @@ product() {
         gpsd-json) echo CoreLocationFuzzGPSDJSON ;;
         gpx) echo CoreLocationFuzzGPX ;;
         beacon-frames) echo CoreLocationFuzzBeaconFrames ;;
+        dbus-message) echo CoreLocationFuzzDBusMessage ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several
@@ -45,6 +47,8 @@ product() {
 options() {
     case "$1" in
         gpx) echo "-max_len=4096 -detect_leaks=0" ;;
+        # D-Bus: the seeds are whole messages of up to ~400 bytes; 2 KiB leaves room for two or three in a row.
+        dbus-message) echo "-max_len=2048" ;;
         *) echo "-max_len=1024" ;;
     esac
 }
