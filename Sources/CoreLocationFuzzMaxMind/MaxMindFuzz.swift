@@ -10,12 +10,9 @@ import Foundation
 // Input: the bytes of a database file (the corpus is MaxMind's test databases). The last 16 bytes are also looked
 // up as an IPv6 address and their last 4 as an IPv4 address, so the fuzzer steers look-ups as well as the file.
 
-/// Addresses every opened input is asked about: both families, the IPv4-mapped and 6to4 aliases, the ends of
-/// the address space, and networks MaxMind's test databases hold.
-let fixedAddresses = [
-    "1.1.1.1", "81.2.69.160", "216.160.83.56", "0.0.0.0", "255.255.255.255", "::", "::1.1.1.1",
-    "::ffff:81.2.69.160", "2002:5102:45a0::", "2001:218::", "2a02:cf40::", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
-].compactMap(IPAddress.init)
+/// Addresses every opened input is asked about: IPv4 (from the IPv4 start node in an IPv6 tree), IPv6, and the
+/// IPv4-mapped alias, at networks MaxMind's test databases hold. Few, so that the fuzzer's time goes to new files.
+let fixedAddresses = ["81.2.69.160", "1.1.1.1", "::ffff:81.2.69.160", "2001:218::"].compactMap(IPAddress.init)
 
 /// Opens the bytes and looks addresses up. What no input may break: opening and look-ups either succeed or throw a
 /// `NetworkSourceError` with the code documented for them; a location's coordinates are in range; the metadata

@@ -25,10 +25,16 @@ import Testing
         openings[name] ?? (expected.libmaxminddbOpens && expected.pythonOpens)
     }
 
-    /// The database, when it should open (and it must); nil when it should not.
-    static func open(_ name: String) throws -> MaxMindDatabase? {
+    /// The oracle's rows for `name`, each with the database (opened: it must open when the oracle has rows).
+    static func rows<Row>(_ name: String, _ rows: KeyPath<MaxMindOracle.Database, [Row]?>) throws
+        -> [(MaxMindDatabase, Row)]
+    {
         let expected = try #require(MaxMindOracle.shared?.databases[name])
-        return opens(name, expected) ? try MaxMindDatabase(path: Fixtures.mmdb(name)) : nil
+        let rows = expected[keyPath: rows] ?? []
+        guard !rows.isEmpty else { return [] }
+        #expect(opens(name, expected), "\(name): not to be opened, yet the oracle has rows for it")
+        let database = try MaxMindDatabase(path: Fixtures.mmdb(name))
+        return rows.map { (database, $0) }
     }
 
     @Test(arguments: MaxMindOracle.names) func opensAsTheOthersDo(_ name: String) throws {
@@ -60,17 +66,12 @@ import Testing
     /// Whole records with libmaxminddb's types and Python's values, and the prefix length of the network.
     @Test(arguments: MaxMindOracle.names) func recordsAsTheOthersReadThem(_ name: String) throws {
         let oracle = try #require(MaxMindOracle.shared)
-        let lookups = try #require(oracle.databases[name]).lookups ?? []
-        let database = try Self.open(name)
-        #expect(database != nil || lookups.isEmpty, "\(name): not opened, yet the oracle has records")
-        for lookup in database == nil ? [] : lookups {
-            let database = try #require(database)
+        for (database, lookup) in try Self.rows(name, \.lookups) {
             let address = try ip(lookup.address)
-            let expectation = Self.recordExceptions[name]?[lookup.address] ?? lookup.record
-            switch expectation {
+            switch lookup.record {
             case "error"?, "untyped"?:
-                // The Python reader refuses the record ("untyped": libmaxminddb cannot print it either, or
-                // prints something Python does not read).
+                // The Python reader refuses the record, or ("untyped") reads one where libmaxminddb refuses: a tree
+                // record inside the data section separator (decision 0061).
                 expectError(.lookupFailed, "\(name) \(lookup.address)") { try database.record(for: address) }
             case nil:
                 let (value, prefix) = try database.record(for: address)
@@ -86,17 +87,9 @@ import Testing
         }
     }
 
-    /// Records where the native reader parts from the Python reader on purpose (decision 0061), by file and address.
-    static let recordExceptions: [String: [String: String?]] = [:]
-
     /// `lookup` gives what the libmaxminddb-backed `lookup` gave: the location, nil, or the same error code.
     @Test(arguments: MaxMindOracle.names) func lookupsAsLibmaxminddbGaveThem(_ name: String) throws {
-        let oracle = try #require(MaxMindOracle.shared)
-        let locations = try #require(oracle.databases[name]).locations ?? []
-        let database = try Self.open(name)
-        #expect(database != nil || locations.isEmpty, "\(name): not opened, yet the oracle has look-ups")
-        for row in database == nil ? [] : locations {
-            let database = try #require(database)
+        for (database, row) in try Self.rows(name, \.locations) {
             let address = try ip(row.address)
             let got = MaxMindOracle.Location.Outcome { try database.lookup(address) }
             #expect(got == row.outcome, "\(name) \(row.address)")
