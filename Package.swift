@@ -62,14 +62,13 @@ let package = Package(
         .target(name: "CoreLocationGPSDTestSupport", swiftSettings: strictSettings),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus", "CoreLocationGPSDTestSupport"], swiftSettings: strictSettings),
-        // libmaxminddb: offline IP geolocation (docs/decisions/0025).
-        .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
-        // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),
-        // GeoClue. A module of its own so that only programs that use these sources link libdbus and libmaxminddb.
+        // Network positioning (issue 14): IP (MaxMind DB files, read natively: docs/decisions/0060), Wi-Fi
+        // (NetworkManager + an Ichnaea geolocate service), GeoClue. A module of its own so that only programs that use
+        // these sources link libdbus.
         .target(
             name: "CoreLocationNetwork",
             dependencies: [
-                "CCoreLocationMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -245,6 +244,12 @@ let package = Package(
         .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
+        // The MaxMind DB reader: open from bytes, look-ups and whole records (docs/decisions/0060).
+        .executableTarget(
+            name: "CoreLocationFuzzMaxMind",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),

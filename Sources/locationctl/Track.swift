@@ -75,8 +75,11 @@ extension LocationCtl {
             bridge.countDeliveries(in: runtime.flow)
             runtime.observeSources { id, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
-                // Why a live source has nothing, said first (gpsd down: "connection refused at…").
-                if case .unavailable(let reason) = event, runtime.sources[id]?.descriptor.kind == "gpsd" {
+                // Why a live source has nothing, said first (gpsd down: "connection refused at…"; no IP database:
+                // the path looked at and how to install one).
+                if case .unavailable(let reason) = event, let kind = runtime.sources[id]?.descriptor.kind,
+                    kind == "gpsd" || kind == "ip"
+                {
                     bridge.sourceProblem(reason)
                 }
             }
