@@ -9,7 +9,7 @@ struct DriverFailure: Error, CustomStringConvertible {
 }
 
 /// BlueZ over D-Bus: python-dbusmock's bluez5 template on a private bus, driven by Fixtures/bluez_driver.py.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct BlueZScannerTests {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/bluez_driver.py").path

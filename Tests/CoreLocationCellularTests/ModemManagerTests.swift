@@ -10,7 +10,8 @@ import Testing
 /// The ModemManager source against python-dbusmock's `modemmanager` template with the Location interface added by
 /// Fixtures/modemmanager/driver.py: Setup recorded by the mock (its GetCalls), NMEA from a recorded log, 3GPP
 /// strings, refusal, locked and disabled modems, removal and ModemManager restarting.
-@Suite(.serialized, .enabled(if: ModemManagerMock.isAvailable, "needs dbus-daemon and PyPI python-dbusmock 0.38"))
+@Suite(.serialized, .enabled(if: ModemManagerMock.isAvailable,
+    "needs Debian package dbus and PyPI python-dbusmock 0.38 (.ci/run puts it in .build/dbusmock-0.38)"))
 struct ModemManagerTests {
     let bus: PrivateBus
     let mock: ModemManagerMock

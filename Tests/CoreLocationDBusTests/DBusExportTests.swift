@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Exported objects answering calls from other peers: a Python (dbus-python) caller and another DBusClient.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct DBusExportTests {
     static let path = "/org/corelocation/Exported"
     static let interface = "org.corelocation.Calc1"

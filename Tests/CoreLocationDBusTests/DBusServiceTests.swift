@@ -12,7 +12,8 @@ import Testing
 /// properties others read and write, signals to everyone or to one peer, knowing who calls — checked against a
 /// real dbus-daemon, GLib and dbus-python peers, and a second client of ours.
 @Suite(
-    .enabled(if: PrivateBus.isAvailable && GLibPeer.isAvailable, "needs dbus-daemon, python3-dbusmock and python3-gi"))
+    .enabled(if: PrivateBus.isAvailable && GLibPeer.isAvailable,
+        "needs Debian packages dbus, python3-dbusmock and python3-gi"))
 struct DBusServiceTests {
     static let interface = "org.corelocation.Calc1"
 
