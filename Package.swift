@@ -134,6 +134,20 @@ let package = Package(
             dependencies: ["CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
+        // Where Core Location runs: the engine in this process or locationd's, behind one interface, with the
+        // authorization policy, identity, prompters, heading and beacon runtimes and the one composition root.
+        .target(
+            name: "CoreLocationRuntime",
+            dependencies: [
+                "CoreLocationBeacons",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocation",
             dependencies: [
@@ -142,6 +156,7 @@ let package = Package(
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
@@ -152,6 +167,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
@@ -171,12 +187,12 @@ let package = Package(
         .executableTarget(
             name: "locationd",
             dependencies: [
-                "CoreLocation",
                 "CoreLocationBeacons",
                 "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",
                 "CoreLocationNetwork",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -263,6 +279,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationGeodesy",
@@ -281,6 +298,7 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationEngine",
                 "CoreLocationSources",

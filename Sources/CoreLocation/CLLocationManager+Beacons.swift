@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import Foundation

@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationEngine
+import CoreLocationRuntime
 import Synchronization
 
 /// The object you use to start and stop the delivery of location-related events to your app.
@@ -33,6 +34,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         var headingOrientation: CLDeviceOrientation = .portrait
         var isUpdatingLocation = false
         var location: CLLocation?
+        /// The last heading delivered (CLLocationManager+Heading).
+        var heading: CLHeading?
     }
 
     let runtime: LocationRuntime
@@ -45,6 +48,8 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     let state = Mutex(State())
     /// Beacon ranging and beacon regions (CLLocationManager+Beacons.swift).
     let beacons = BeaconClient()
+    /// This manager's client of the heading runtime, made at its first heading call (CLLocationManager+Heading).
+    let headingSession = Mutex<UInt64?>(nil)
     private let clientBox = Mutex<ClientID?>(nil)
 
     /// Creates a location manager connected to this process's location system.
@@ -72,6 +77,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         }
         stopReceivingPending()
         stopReceivingPendingLocations()
+        if let heading = headingSession.withLock({ $0 }) { headingRuntime.remove(heading) }
     }
 
     var client: ClientID? { clientBox.withLock { $0 } }
@@ -278,7 +284,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     // does on hardware that lacks the service: its availability method returns false and its start
     // call reports the documented error through the delegate.
 
-    // MARK: Heading (HeadingRuntime.swift; filter and orientation are read at each sample)
+    // MARK: Heading (CLLocationManager+Heading.swift; filter and orientation are read at each sample)
 
     open class func headingAvailable() -> Bool { HeadingRuntime.shared.isAvailable }
 
@@ -292,13 +298,13 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         set { state.withLock { $0.headingOrientation = newValue } }
     }
 
-    open var heading: CLHeading? { HeadingRuntime.runtime(for: self).lastHeading(for: self) }
+    open var heading: CLHeading? { state.withLock { $0.heading } }
 
-    open func startUpdatingHeading() { HeadingRuntime.runtime(for: self).start(for: self) }
+    open func startUpdatingHeading() { headingRuntime.start(headingClient()) }
 
-    open func stopUpdatingHeading() { HeadingRuntime.runtime(for: self).stop(for: self) }
+    open func stopUpdatingHeading() { headingRuntime.stop(headingClient()) }
 
-    open func dismissHeadingCalibrationDisplay() { HeadingRuntime.runtime(for: self).dismissCalibration(for: self) }
+    open func dismissHeadingCalibrationDisplay() { headingRuntime.dismissCalibration(headingClient()) }
 
     // MARK: Region monitoring
 

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources

@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 
 /// What `locate` and `track` share: this process's location system, a manager wired to a

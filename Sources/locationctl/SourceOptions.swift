@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreLocationCellular
 import CoreLocationNetwork
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationCellular
 import CoreLocationDaemonProtocol
 import CoreLocationEngine

@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// A real gpsd reading a loopback NMEA feed, and a `LocationRuntime` whose only source is a
 /// `GPSDLocationSource` pointed at it, on real time (`DispatchScheduler`). Delegate calls wait on a

@@ -3,6 +3,7 @@ import CoreLocationEngine
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 @testable import CoreLocationSources
 
 /// A GNSS compass's NMEA stream through `NMEAHeadingSource`, the heading runtime and a manager.

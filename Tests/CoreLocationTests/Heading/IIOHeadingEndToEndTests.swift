@@ -5,6 +5,7 @@ import CoreLocationSources
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// The whole chain on a fake sysfs tree: IIO files → `IIOHeadingSource` → `HeadingRuntime` →
 /// `CLLocationManager` delegate, on the harness's manual clock.

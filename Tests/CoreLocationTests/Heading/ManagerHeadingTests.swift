@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// Records heading-related delegate calls.
 final class HeadingDelegate: NSObject, CLLocationManagerDelegate, Sendable {
@@ -140,9 +141,9 @@ struct ManagerHeadingTests {
         h.flush()
         #expect(delegate.calibrationAsks == 1)
         #expect(delegate.headings.first?.headingAccuracy == -1)
-        #expect(HeadingRuntime.runtime(for: manager).isDisplayingCalibration(for: manager))
+        #expect(manager.isDisplayingHeadingCalibration)
         manager.dismissHeadingCalibrationDisplay()
-        #expect(!HeadingRuntime.runtime(for: manager).isDisplayingCalibration(for: manager))
+        #expect(!manager.isDisplayingHeadingCalibration)
     }
 }
 

@@ -6,6 +6,7 @@ import CoreLocationStorage
 import Logging
 import Synchronization
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// Everything a manager test needs: a manual clock, a simulated source, an in-memory decision
 /// store, a scripted prompt and a log that can be read back. Delegate calls are delivered at once

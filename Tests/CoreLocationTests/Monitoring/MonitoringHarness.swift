@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// A runtime over a real on-disk database file (so a "restart" is a new runtime over the same
 /// file), a manual clock and a simulated source; delegate calls run when the test flushes.

@@ -10,7 +10,7 @@ private let sharedHeadingRuntime = Mutex<HeadingRuntime?>(nil)
 /// its object is freed, and a later runtime at the same address must not inherit the attachment.
 private struct HeadingAttachment: Sendable {
     weak var location: LocationRuntime?
-    let heading: HeadingRuntime
+    package let heading: HeadingRuntime
 }
 
 private let attachedHeadingRuntimes = Mutex<[ObjectIdentifier: HeadingAttachment]>([:])
@@ -39,11 +39,10 @@ extension HeadingRuntime {
         }
     }
 
-    /// The heading system serving `manager`.
-    static func runtime(for manager: CLLocationManager) -> HeadingRuntime {
+    /// The heading system serving the managers of `location`.
+    package static func runtime(for location: LocationRuntime) -> HeadingRuntime {
         let attached = attachedHeadingRuntimes.withLock { attachments -> HeadingRuntime? in
-            guard let attachment = attachments[ObjectIdentifier(manager.runtime)],
-                attachment.location === manager.runtime
+            guard let attachment = attachments[ObjectIdentifier(location)], attachment.location === location
             else { return nil }
             return attachment.heading
         }

@@ -6,16 +6,16 @@ import Synchronization
 /// next location update. Released once, by `invalidate()` or when the session is deallocated; a
 /// process that is killed or exits holds it to the end, which is what makes the relaunch happen.
 /// Without locationd (the in-process engine) there is nothing to relaunch the app and it does nothing.
-final class SessionHold: Sendable {
+package final class SessionHold: Sendable {
     private let link: DaemonLink?
     private let held = Mutex(true)
 
-    init(runtime: LocationRuntime) {
+    package init(runtime: LocationRuntime) {
         link = runtime.link
         link?.holdSession()
     }
 
-    func release() {
+    package func release() {
         guard held.withLock({ held in defer { held = false }; return held }) else { return }
         link?.releaseSession()
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// asked for, so when the daemon restarts it reconnects by itself and asks again
 /// (docs/decisions/0010-locationd.md).
 package final class DaemonLink: Sendable {
-    struct Client {
+    package struct Client {
         var label: String
         var sink: @Sendable (LocationRuntime.ClientEvent) -> Void
         var updates: UpdateRequest?
@@ -19,7 +19,7 @@ package final class DaemonLink: Sendable {
         var visits = false
     }
 
-    struct State {
+    package struct State {
         var connection: DaemonConnection?
         var clients: [ClientID: Client] = [:]
         var servicesEnabled = true
@@ -70,8 +70,8 @@ package final class DaemonLink: Sendable {
     package typealias PendingConsumer = @Sendable (PendingPayload, PendingReceipt) -> Void
 
     package let path: String
-    let label: String
-    let logger: Logger
+    package let label: String
+    package let logger: Logger
     private let state = Mutex(State())
 
     private init(path: String, label: String, logger: Logger) {
@@ -101,7 +101,7 @@ package final class DaemonLink: Sendable {
     /// The app identity the daemon resolved for this process, from the hello.
     package var hello: ServerHello? { state.withLock { $0.connection?.hello } }
     package var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
-    var latestFix: Fix? { state.withLock { $0.latestFix } }
+    package var latestFix: Fix? { state.withLock { $0.latestFix } }
     /// How many times the link reconnected (for tests and `locationctl status`).
     package var reconnects: Int { state.withLock { $0.reconnects } }
 
@@ -113,19 +113,19 @@ package final class DaemonLink: Sendable {
     }
 
     /// The app's monitored regions as the daemon keeps them; empty when it does not answer.
-    func monitoredRegions() -> [StoredRegion] {
+    package func monitoredRegions() -> [StoredRegion] {
         guard case let .regions(regions)? = ask(.monitoredRegions) else { return [] }
         return regions
     }
 
     /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
-    func monitorConditions(name: String) -> [StoredRegion] {
+    package func monitorConditions(name: String) -> [StoredRegion] {
         guard case let .regions(regions)? = ask(.monitorConditions(name: name)) else { return [] }
         return regions
     }
 
     /// The app's beacon regions as the daemon keeps them; empty when it does not answer.
-    func beaconRegions() -> [BeaconRegionSpec] {
+    package func beaconRegions() -> [BeaconRegionSpec] {
         guard case let .beaconRegions(regions)? = ask(.beaconRegions) else { return [] }
         return regions
     }
@@ -133,7 +133,7 @@ package final class DaemonLink: Sendable {
     /// Asks the daemon to watch a beacon region for the app; the failure it answered, nil when it
     /// took it. Not queued while the daemon is away (a circular region's command is): the request
     /// fails then, and the app hears `monitoringDidFailFor`.
-    func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
+    package func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
         switch ask(.monitorBeaconRegion(region)) {
         case .ok?: return nil
         case let .failure(error)?: return error
@@ -142,7 +142,7 @@ package final class DaemonLink: Sendable {
     }
 
     /// A beacon region's state as the daemon's session holds it; the failure when it has none.
-    func beaconRegionState(_ identifier: String) -> Result<Int, DaemonError> {
+    package func beaconRegionState(_ identifier: String) -> Result<Int, DaemonError> {
         switch ask(.beaconRegionState(identifier: identifier)) {
         case let .beaconRegionState(state)?: return .success(state)
         case let .failure(error)?: return .failure(error)
@@ -150,17 +150,17 @@ package final class DaemonLink: Sendable {
         }
     }
 
-    func stopMonitoringBeaconRegion(_ identifier: String, monitor: String? = nil) {
+    package func stopMonitoringBeaconRegion(_ identifier: String, monitor: String? = nil) {
         state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier, monitor: monitor))
     }
 
     /// The beacon conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
-    func monitorBeaconConditions(name: String) -> [BeaconConditionState] {
+    package func monitorBeaconConditions(name: String) -> [BeaconConditionState] {
         guard case let .beaconConditions(conditions)? = ask(.monitorBeaconConditions(name: name)) else { return [] }
         return conditions
     }
 
-    func attach(_ authorization: AuthorizationService) {
+    package func attach(_ authorization: AuthorizationService) {
         let hello = state.withLock { state in
             state.authorization = authorization
             return state.connection?.hello
@@ -170,7 +170,7 @@ package final class DaemonLink: Sendable {
 
     // MARK: Clients
 
-    func register(_ id: ClientID, label: String, sink: @escaping @Sendable (LocationRuntime.ClientEvent) -> Void) {
+    package func register(_ id: ClientID, label: String, sink: @escaping @Sendable (LocationRuntime.ClientEvent) -> Void) {
         let connection = state.withLock { state in
             state.clients[id] = Client(label: label, sink: sink)
             return state.connection
@@ -178,7 +178,7 @@ package final class DaemonLink: Sendable {
         connection?.send(.register(client: id, label: label))
     }
 
-    func send(_ command: ClientCommand, from id: ClientID) {
+    package func send(_ command: ClientCommand, from id: ClientID) {
         let connection = state.withLock { state -> DaemonConnection? in
             guard var client = state.clients[id] else { return nil }
             switch command {
@@ -341,7 +341,7 @@ package final class DaemonLink: Sendable {
 
 extension DaemonLink {
     /// A session was made: the daemon hears of the first.
-    func holdSession() {
+    package func holdSession() {
         let connection = state.withLock { state -> DaemonConnection? in
             state.sessions += 1
             return state.sessions == 1 ? state.connection : nil
@@ -350,7 +350,7 @@ extension DaemonLink {
     }
 
     /// A session ended: the daemon hears when none is left.
-    func releaseSession() {
+    package func releaseSession() {
         let connection = state.withLock { state -> DaemonConnection? in
             state.sessions = max(0, state.sessions - 1)
             return state.sessions == 0 ? state.connection : nil

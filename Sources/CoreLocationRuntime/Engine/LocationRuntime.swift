@@ -38,7 +38,7 @@ package final class LocationRuntime: Sendable {
     package let scheduler: any Scheduler
     package let authorization: AuthorizationService
     package let sources: [SourceID: any LocationSource]
-    let logger: Logger
+    package let logger: Logger
     /// Where the app's regions and monitor records persist; nil keeps them for this run only.
     package let regionStore: RegionStore?
     package let configuration: LocationEngine.Configuration
@@ -49,7 +49,7 @@ package final class LocationRuntime: Sendable {
     /// mirrors them (for `monitoredRegions`); see `LocationRuntime+Daemon.swift`.
     package let link: DaemonLink?
     /// The app's beacon regions in the process (LocationRuntime+Beacons.swift).
-    let beaconRegionSlot = Mutex(BeaconRegionSlot())
+    package let beaconRegionSlot = Mutex(BeaconRegionSlot())
     private let core: Mutex<Core>
 
     package init(
@@ -115,7 +115,7 @@ package final class LocationRuntime: Sendable {
         return status
     }
 
-    var latestFix: Fix? { link?.latestFix ?? core.withLock { $0.engine.latestFix } }
+    package var latestFix: Fix? { link?.latestFix ?? core.withLock { $0.engine.latestFix } }
 
     /// The app's monitored regions with their states, sorted by identifier.
     package var monitoredRegions: [StoredRegion] { core.withLock { $0.engine.monitoredRegions } }
@@ -128,7 +128,7 @@ package final class LocationRuntime: Sendable {
     // MARK: Engine plumbing
 
     /// Tells every client.
-    func broadcast(_ event: ClientEvent) {
+    package func broadcast(_ event: ClientEvent) {
         let clients = core.withLock { Array($0.sinks) }
         for (_, sink) in clients.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { sink(event) }
     }
@@ -141,7 +141,7 @@ package final class LocationRuntime: Sendable {
         }
     }
 
-    func input(_ input: EngineInput) {
+    package func input(_ input: EngineInput) {
         let now = scheduler.now
         let isMirror = link != nil
         core.withLock { core in

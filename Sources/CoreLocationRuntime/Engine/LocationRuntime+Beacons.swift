@@ -1,15 +1,16 @@
 import CoreLocationBeacons
+import CoreLocationEngine
 import CoreLocationStorage
 import Foundation
 import Synchronization
 
 /// Where the runtime keeps the app's beacon-region monitor (BeaconRegionMonitor).
-struct BeaconRegionSlot {
+package struct BeaconRegionSlot {
     /// The scanner's runtime, when not the process's (tests).
-    var beacons: BeaconRuntime?
-    var monitor: BeaconRegionMonitor?
+    package var beacons: BeaconRuntime?
+    package var monitor: BeaconRegionMonitor?
     /// Whether the database was asked for the app's regions (once a run).
-    var looked = false
+    package var looked = false
 }
 
 extension LocationRuntime {
@@ -19,7 +20,7 @@ extension LocationRuntime {
     /// The app's beacon regions in this process: made at the first region (`creating`) or, once a run, when
     /// the database keeps regions of the app, which it then watches again. Nil without a beacon scanner, and
     /// through locationd, which watches them itself (decision 0050).
-    func beaconRegions(creating: Bool) -> BeaconRegionMonitor? {
+    package func beaconRegions(creating: Bool) -> BeaconRegionMonitor? {
         guard link == nil else { return nil }
         return beaconRegionSlot.withLock { slot in
             if let monitor = slot.monitor { return monitor }
@@ -45,9 +46,9 @@ extension LocationRuntime {
     }
 
     /// Whether the app hears where it is: authorized (when in use or always) with location services on.
-    var allowsBeaconDelivery: Bool {
-        let status = CLAuthorizationStatus(authorization.authorization.level)
-        return (status == .authorizedWhenInUse || status == .authorizedAlways)
-            && CLLocationManager.locationServicesEnabled()
+    package var allowsBeaconDelivery: Bool {
+        authorization.authorization.allowsLocation
+            && LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled
+            && (link?.servicesEnabled ?? true)
     }
 }

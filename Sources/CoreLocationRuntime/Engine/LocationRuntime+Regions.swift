@@ -4,7 +4,7 @@ import CoreLocationStorage
 
 extension LocationRuntime {
     /// Hands the engine the regions storage kept for this app.
-    func restoreRegions() {
+    package func restoreRegions() {
         guard let regionStore else { return }
         let appID = authorization.identity.id
         do {
@@ -16,7 +16,7 @@ extension LocationRuntime {
     }
 
     /// Performs a persistence action of the engine.
-    func persist(_ action: EngineAction) {
+    package func persist(_ action: EngineAction) {
         guard let regionStore else { return }
         let appID = authorization.identity.id
         do {
