@@ -17,11 +17,11 @@ extension CLRegionState {
 }
 
 extension CLError {
-    /// What the delegate hears when locationd refused to monitor a region: denied for `not-permitted`,
-    /// a monitoring failure otherwise, with the daemon's reason.
-    init(monitoringRefused failure: DaemonError) {
+    /// What the delegate hears when a beacon region is not watched: denied for a denied app, a monitoring
+    /// failure otherwise, with locationd's reason when it refused.
+    init(_ refusal: BeaconRegionRefusal) {
         self.init(
-            failure.code == .notPermitted ? .regionMonitoringDenied : .regionMonitoringFailure,
-            userInfo: [NSLocalizedDescriptionKey: failure.message])
+            refusal.reason == .denied ? .regionMonitoringDenied : .regionMonitoringFailure,
+            userInfo: refusal.message.map { [NSLocalizedDescriptionKey: $0] } ?? [:])
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Heading through the process's heading runtime (`HeadingRuntime`): each manager is one of its clients,
 /// made at the manager's first heading call; the runtime's events become delegate calls on the manager's thread.
 extension CLLocationManager {
-    var headingRuntime: HeadingRuntime { HeadingRuntime.runtime(for: runtime) }
+    var headingRuntime: HeadingRuntime { runtime.heading }
 
     /// Whether the app was asked to show the calibration display and has not dismissed it.
     var isDisplayingHeadingCalibration: Bool {

@@ -38,7 +38,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         var heading: CLHeading?
     }
 
-    let runtime: LocationRuntime
+    let runtime: any LocationRuntime
     let target: CallbackTarget
     /// This manager's registration for the daemon's pending events (CLLocationManager+Background).
     let pendingConsumer = Mutex<UInt64?>(nil)
@@ -54,10 +54,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     /// Creates a location manager connected to this process's location system.
     public override convenience init() {
-        self.init(runtime: LocationRuntime.shared)
+        self.init(runtime: SharedRuntime.current)
     }
 
-    init(runtime: LocationRuntime, target: CallbackTarget = .current()) {
+    init(runtime: any LocationRuntime, target: CallbackTarget = .current()) {
         self.runtime = runtime
         self.target = target
         super.init()
@@ -66,7 +66,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         }
         clientBox.withLock { $0 = client }
         // The app's beacon regions the database keeps are watched again once the app has a manager.
-        _ = runtime.beaconRegions(creating: false)
+        runtime.restoreBeaconRegions()
         // Apple calls the authorization callbacks once when the manager is created.
         target.enqueue { [weak self] in self?.announceAuthorization() }
     }
@@ -222,7 +222,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// The app's authorization status (the older class method).
     @available(*, deprecated, message: "Use the instance property authorizationStatus")
     open class func authorizationStatus() -> CLAuthorizationStatus {
-        CLAuthorizationStatus(LocationRuntime.shared.authorization.authorization.level)
+        CLAuthorizationStatus(SharedRuntime.current.authorization.authorization.level)
     }
 
     open var accuracyAuthorization: CLAccuracyAuthorization {
@@ -230,11 +230,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     }
 
     /// Whether location services are on for the whole system. On Linux they are, unless
-    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch): then every app reads
-    /// `.denied`, requests are ignored and no source is powered (see `LocationServicesSwitch`).
-    open class func locationServicesEnabled() -> Bool {
-        LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled && LocationRuntime.daemonServicesEnabled
-    }
+    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch) or locationd's switch is off
+    /// (`locationctl services off`): then every app reads `.denied`, requests are ignored and no source is
+    /// powered (see `LocationServicesSwitch`).
+    open class func locationServicesEnabled() -> Bool { SharedRuntime.current.servicesEnabled }
 
     /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and
     /// logs and ignores the request when the Info.plist lacks `NSLocationWhenInUseUsageDescription`.
@@ -311,7 +310,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { monitoringAvailable(for: regionClass) }
 
     /// The largest radius, metres, a monitored region may have (1 000 km unless configured).
-    open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.configuration.maximumRegionDistance }
+    open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.maximumRegionDistance }
 
     open var monitoredRegions: Set<CLRegion> { currentMonitoredRegions().union(beaconMonitoredRegions) }
 
@@ -387,7 +386,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     // MARK: Events from the engine
 
-    private func handle(_ event: LocationRuntime.ClientEvent) {
+    private func handle(_ event: ClientEvent) {
         switch event {
         case let .delivery(delivery):
             // The objects are made on the delegate's thread: the engine's thread is a replay's bottleneck.

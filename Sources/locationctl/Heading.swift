@@ -70,7 +70,8 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime()
+            let installed = try source.installRuntime()
+            let runtime = installed.runtime
             // A compass is live: it ticks on the real clock even while a route replays on its own timeline.
             let clock: any Scheduler = runtime.scheduler is ReplayScheduler ? DispatchScheduler() : runtime.scheduler
             let headingSource: (any HeadingSource)?
@@ -107,7 +108,7 @@ extension LocationCtl {
                 switch event {
                 case .authorization(let status):
                     // True heading needs a location; ask only when a location source exists.
-                    guard !runtime.sources.isEmpty else { break }
+                    guard installed.canLocate else { break }
                     if status.isAuthorized {
                         manager.startUpdatingLocation()
                     } else if status == .notDetermined, !askedLocation {

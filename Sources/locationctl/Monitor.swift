@@ -75,7 +75,8 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime(monitoring: true)
+            let installed = try source.installRuntime(monitoring: true)
+            let runtime = installed.runtime
             let bridge = MonitorBridge()
             runtime.observeSources { _, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
@@ -133,7 +134,7 @@ extension LocationCtl {
             for circle in circles { manager.stopMonitoring(for: circle) }
             manager.stopMonitoringSignificantLocationChanges()
             runtime.send(.unregister, from: listener)
-            try SourceOptions.failIfNoNMEA(in: runtime)
+            try installed.failIfNoNMEA()
         }
     }
 }

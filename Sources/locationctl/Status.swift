@@ -46,7 +46,7 @@ extension LocationCtl {
                 }
                 return
             }
-            let runtime = try source.installRuntime()
+            let runtime = try source.installRuntime().runtime
             let probeClient = runtime.addClient(label: "locationctl status") { _ in }
             // The probe needs no authorization prompt: it reads the engine, not the user's location.
             // Location Services off (CORELOCATION_SERVICES=off) powers nothing, not even for the probe.
@@ -55,7 +55,7 @@ extension LocationCtl {
             runtime.send(.setAuthorization(probeAuthorization), from: probeClient)
             runtime.send(.startUpdates(UpdateRequest()), from: probeClient)
             try await Task.sleep(for: .seconds(probe))
-            var status = runtime.status()
+            guard var status = runtime.engineStatus() else { return }
             runtime.send(.unregister, from: probeClient)
             if !runtime.authorization.authorization.allowsLocation {
                 // The probe bypassed the prompt to power the sources; positions stay private.

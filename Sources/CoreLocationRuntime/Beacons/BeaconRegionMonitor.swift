@@ -13,12 +13,6 @@ import Synchronization
 /// the app was last told, so the next run of the app watches them again in that state: a restart neither repeats
 /// an entry nor invents one. A state is stored only while the app is authorized, since only then was it told.
 package final class BeaconRegionMonitor: Sendable {
-    package enum Notice: Sendable {
-        case determined(BeaconRegionSpec, BeaconRegionState)
-        case entered(BeaconRegionSpec)
-        case exited(BeaconRegionSpec)
-    }
-
     package struct Storage: Sendable {
         let store: BackgroundStore
         let uid: UInt32
@@ -42,7 +36,7 @@ package final class BeaconRegionMonitor: Sendable {
     package init(
         beacons: BeaconRuntime, scanner: any BeaconScanner, storage: Storage?,
         isAuthorized: @escaping @Sendable () -> Bool, logger: Logger,
-        announce: @escaping @Sendable (Notice) -> Void
+        announce: @escaping @Sendable (BeaconRegionNotice) -> Void
     ) {
         self.storage = storage
         self.isAuthorized = isAuthorized
@@ -50,7 +44,7 @@ package final class BeaconRegionMonitor: Sendable {
         let regions = self.regions
         session = BeaconRangingSession(scanner: scanner, scheduler: beacons.scheduler) { output in
             guard case let .action(action) = output else { return }
-            let notice: Notice? =
+            let notice: BeaconRegionNotice? =
                 switch action {
                 case let .determined(identifier, state): regions.withLock { $0[identifier] }.map { .determined($0, state) }
                 case let .entered(identifier): regions.withLock { $0[identifier] }.map { .entered($0) }

@@ -64,7 +64,7 @@ struct ManagerHeadingTests {
     func setUp() throws -> (ManagerHarness, ScriptedHeadingSource, CLLocationManager, HeadingDelegate) {
         let h = try ManagerHarness()
         let source = ScriptedHeadingSource()
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         let delegate = HeadingDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
@@ -152,7 +152,7 @@ struct ManagerLifetimeHeadingTests {
     @Test func releasedManagerPowersTheSourceOff() throws {
         let h = try ManagerHarness()
         let source = ScriptedHeadingSource()
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         var manager: CLLocationManager? = CLLocationManager(runtime: h.runtime, target: h.target)
         manager?.startUpdatingHeading()
         #expect(source.isOn)

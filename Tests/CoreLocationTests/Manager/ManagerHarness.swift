@@ -16,7 +16,7 @@ struct ManagerHarness {
     let store: AuthorizationStore
     let prompter: ScriptedPrompter?
     let log = InMemoryLogHandler()
-    let runtime: LocationRuntime
+    let runtime: EngineHost
     let source: SimulatedLocationSource?
     let target = CallbackTarget.manual()
 
@@ -54,7 +54,7 @@ struct ManagerHarness {
             identity: identity, store: store, prompter: prompter, environmentPolicy: policy,
             sourcesAreSimulated: simulatedSources ?? (source != nil), logger: logger
         )
-        runtime = LocationRuntime(
+        runtime = EngineHost(
             sources: source.map { [$0] } ?? [], scheduler: scheduler, authorization: authorization,
             regionStore: regionStore, logger: logger
         )

@@ -2,9 +2,9 @@ import Foundation
 import CoreLocationEngine
 import CoreLocationStorage
 
-extension LocationRuntime {
+extension EngineHost {
     /// Hands the engine the regions storage kept for this app.
-    package func restoreRegions() {
+    func restoreRegions() {
         guard let regionStore else { return }
         let appID = authorization.identity.id
         do {
@@ -16,7 +16,7 @@ extension LocationRuntime {
     }
 
     /// Performs a persistence action of the engine.
-    package func persist(_ action: EngineAction) {
+    func persist(_ action: EngineAction) {
         guard let regionStore else { return }
         let appID = authorization.identity.id
         do {
