@@ -27,8 +27,9 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         public var description: String
     }
 
-    /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory.
-    public init() throws {
+    /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory, or
+    /// on `listen` when given (a D-Bus address such as `unix:abstract=NAME`).
+    public init(listen: String? = nil) throws {
         // Removed by its own deinit if this init throws (which runs no deinit of ours), else by `stop()`.
         let directory = try ScratchDirectory("corelocation-bus")
         self.directory = directory
@@ -39,7 +40,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:path=\(socket)</listen>
+              <listen>\(listen ?? "unix:path=\(socket)")</listen>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

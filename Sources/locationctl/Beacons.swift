@@ -1,7 +1,9 @@
 import ArgumentParser
 import CoreLocationBeacons
+import CoreLocationDBus
 import CoreLocationSources
 import Foundation
+import Logging
 
 extension LocationCtl {
     /// `locationctl beacons`: ranges iBeacon/AltBeacon beacons once a second (docs/beacons.md).
@@ -51,10 +53,7 @@ extension LocationCtl {
                     throw ValidationError("--simulate \(simulate): \(error)")
                 }
             } else {
-                scanner = try BlueZScanner()
-                guard scanner.checkAvailability(timeout: .seconds(2)) else {
-                    throw ValidationError("no powered Bluetooth adapter (BlueZ on the system bus)")
-                }
+                scanner = try await Self.bluez()
             }
             let constraint = BeaconConstraint(uuid: uuid.flatMap(UUID.init(uuidString:)), major: major, minor: minor)
             let format = self.format
@@ -75,6 +74,33 @@ extension LocationCtl {
                 while true { try await Task.sleep(for: .seconds(3600)) }
             }
             session.stopRanging(constraint)
+        }
+
+        /// BlueZ on the system bus with a powered adapter; else says what to install and exits 69 (EX_UNAVAILABLE:
+        /// a run-time part is missing, not a usage mistake).
+        static func bluez() async throws -> BlueZScanner {
+            func unavailable(_ text: String) -> ExitCode {
+                printError(text)
+                return ExitCode(69)
+            }
+            let client: DBusClient
+            do {
+                client = try DBusClient(bus: .system)
+            } catch {
+                throw unavailable(BlueZScanner.reason(connecting: error))
+            }
+            let logger = Logger(label: "corelocation.beacons.bluez")
+            let mode = BlueZScanMode(environment: ProcessInfo.processInfo.environment, logger: logger)
+            let scanner = BlueZScanner(client: client, scanMode: mode, logger: logger)
+            guard scanner.checkAvailability(timeout: .seconds(2)) else {
+                if (try? await client.nameOwner(BlueZScanner.service, timeout: .seconds(2))) == nil {
+                    throw unavailable(
+                        "beacons: needs BlueZ (Debian package bluez) running on the system bus "
+                            + "(org.bluez is not on it)")
+                }
+                throw unavailable("beacons: no powered Bluetooth adapter (BlueZ has none)")
+            }
+            return scanner
         }
 
         static func render(_ beacons: [RangedBeacon], at time: Double, format: Format) -> String {

@@ -75,8 +75,9 @@ extension LocationCtl {
             bridge.countDeliveries(in: runtime.flow)
             runtime.observeSources { id, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
-                // Why a live source has nothing, said first (gpsd down: "connection refused at…").
-                if case .unavailable(let reason) = event, installed.kind(of: id) == "gpsd" {
+                // Why a live source has nothing, said first (gpsd down: "connection refused at…"; no IP database:
+                // the path looked at and how to install one).
+                if case .unavailable(let reason) = event, let kind = installed.kind(of: id), kind == "gpsd" || kind == "ip" {
                     bridge.sourceProblem(reason)
                 }
             }

@@ -35,7 +35,7 @@ package final class BeaconRuntime: Sendable {
                 scanner = try BlueZScanner(
                     scanMode: BlueZScanMode(environment: environment, logger: logger), logger: logger)
             } catch {
-                logger.info("beacons: no system bus (\(error)); ranging is unavailable")
+                logger.info("\(BlueZScanner.reason(connecting: error)); ranging is unavailable")
             }
         } else if setting.hasPrefix("simulate:") {
             let path = String(setting.dropFirst("simulate:".count))
