@@ -81,4 +81,8 @@ package protocol LocationRuntime: AnyObject, Sendable {
     func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void)
     /// The engine's status where the engine is here; nil through locationd (`locationctl status` asks it).
     func engineStatus() -> EngineStatus?
+    /// The engine's status after its sources ran `seconds` for a diagnostic client `label` that the user is not
+    /// asked about (it reads the engine, not the user's location: positions are left out unless the app may have
+    /// them); nil through locationd.
+    func probeStatus(label: String, seconds: Double) async throws -> EngineStatus?
 }

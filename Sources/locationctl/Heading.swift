@@ -70,7 +70,8 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let installed = try source.installRuntime()
+            // True heading's location: locationd's when no source is named and it answers, as `track`.
+            let installed = try source.installRuntime(throughDaemon: true)
             let runtime = installed.runtime
             // A compass is live: it ticks on the real clock even while a route replays on its own timeline.
             let clock: any Scheduler = runtime.scheduler is ReplayScheduler ? DispatchScheduler() : runtime.scheduler

@@ -14,8 +14,6 @@ import Synchronization
 ///
 /// Every manager's ranging session shares this scanner, so BlueZ discovery runs once for the process.
 package final class BeaconRuntime: Sendable {
-    package static let shared = BeaconRuntime(environment: ProcessInfo.processInfo.environment)
-
     package let scanner: (any BeaconScanner)?
     package let scheduler: any Scheduler
     package let logger = Logger(label: "corelocation.beacons")

@@ -104,6 +104,7 @@ package final class DaemonClient: LocationRuntime {
     package var monitoredRegions: [MonitoredRegion] { link.monitoredRegions() }
 
     package func engineStatus() -> EngineStatus? { nil }
+    package func probeStatus(label: String, seconds: Double) async throws -> EngineStatus? { nil }
 
     /// locationd's sources are its own: a client hears none of their events.
     package func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {}

@@ -101,6 +101,25 @@ package final class EngineHost: LocationRuntime {
     /// The engine's status, with the device of each source's last fix where a source says it.
     package func engineStatus() -> EngineStatus? { status() }
 
+    package func probeStatus(label: String, seconds: Double) async throws -> EngineStatus? {
+        let client = addClient(label: label) { _ in }
+        defer { send(.unregister, from: client) }
+        // Location Services off powers nothing, not even for a diagnosis.
+        let services = LocationServicesSwitch(isEnabled: authorization.servicesEnabled)
+        send(.setAuthorization(services.apply(to: ClientAuthorization(level: .whenInUse))), from: client)
+        send(.startUpdates(UpdateRequest()), from: client)
+        try await Task.sleep(for: .seconds(seconds))
+        var status = status()
+        if !authorization.authorization.allowsLocation {
+            // A modem's origin names its serving cell: a coarse position too.
+            for index in status.sources.indices {
+                status.sources[index].lastFix = nil
+                status.sources[index].origin = nil
+            }
+        }
+        return status
+    }
+
     package func status() -> EngineStatus {
         let now = scheduler.now
         var status = core.withLock { $0.engine.status(at: now) }
