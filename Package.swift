@@ -325,6 +325,8 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // LocationctlBothWaysTests: BlueZ (python-dbusmock) on a private bus for `locationctl beacons`.
+                "CoreLocationDBusTestSupport",
                 // DeliveryJSONTests: the seeded generator.
                 "CoreLocationSources",
                 // ReporterRelaunchTests: the reporter's queue, read after its process was killed.

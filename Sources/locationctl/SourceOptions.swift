@@ -121,7 +121,8 @@ struct SourceOptions: ParsableArguments {
     /// `monitoring` keeps regions in memory only and, in a replay, the receiver on throughout (a
     /// recording has every fix; quiet monitoring would only drop some).
     /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
-    /// `identity`: the app the daemon is told this process is (it decides from the process itself; decision 0045).
+    /// `identity`: the app this process is, to the engine here and to the daemon (which decides from the
+    /// process itself; decision 0045).
     func installRuntime(
         monitoring: Bool = false, throughDaemon: Bool = false, identity: AppIdentity = .locationctl
     ) throws -> CommandRuntime {
@@ -161,7 +162,7 @@ struct SourceOptions: ParsableArguments {
         if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }
         let composition = Composition(
             sources: sources, scheduler: scheduler, configuration: configuration, environment: environment, logger: logger)
-        let runtime = composition.engineHost(identity: .locationctl, persistsRegions: !monitoring)
+        let runtime = composition.engineHost(identity: identity, persistsRegions: !monitoring)
         timeline?.attach(runtime.flow)
         SharedRuntime.install(runtime)
         return CommandRuntime(runtime: runtime, sources: sources, isThroughDaemon: false)
