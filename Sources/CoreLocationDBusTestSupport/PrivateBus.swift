@@ -104,7 +104,17 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     }
 
     /// Runs a Python script against this bus (for driver scripts that add devices or emit signals) and waits for it.
-    public func runScript(_ path: String, arguments: [String] = []) throws -> (status: Int32, output: String) {
+    /// The waiting happens on a thread of its own: a script that calls back into the test process (an exported
+    /// object's handler, a `Task` in it) needs the cooperative pool this test would otherwise be blocking, and on a
+    /// two-core machine the pool is two threads — the call then waits out the bus's 25 s reply timeout.
+    public func runScript(_ path: String, arguments: [String] = []) async throws -> (status: Int32, output: String) {
+        let address = address
+        return try await Polling.onOwnThread { try Self.runScriptBlocking(path, arguments: arguments, address: address) }
+    }
+
+    private static func runScriptBlocking(
+        _ path: String, arguments: [String], address: String
+    ) throws -> (status: Int32, output: String) {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.pythonPath)
         process.arguments = [path] + arguments

@@ -18,7 +18,7 @@ import Testing
         #expect(!run.stderr.contains("errno"), "\(run)")
     }
 
-    @Test(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+    @Test(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
     func beaconsWithABusButNoBluezNameBluez() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }

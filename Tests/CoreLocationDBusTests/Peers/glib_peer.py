@@ -3,7 +3,9 @@
 
   glib_peer.py ADDRESS listen SENDER COUNT   print "ready NAME", then each signal from SENDER as
                                              "MEMBER PATH DESTINATION-OR-* GLIB-TEXT" (GVariant.print_ with types),
-                                             until COUNT came (10 s at most)
+                                             until COUNT came (120 s at most: a bound for a
+                                             broken test, not a window — a full parallel run can keep
+                                             the test process from emitting for tens of seconds)
   glib_peer.py ADDRESS big-endian DEST PATH  call org.corelocation.Calc1.Echo on DEST at PATH and send the signal
                                              org.corelocation.BE1.Hello to DEST, both big-endian; print the reply
 Run with Debian's python3 (python3-gi).
@@ -35,14 +37,14 @@ if command == "listen":
     connection.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
                          None, None, Gio.DBusCallFlags.NONE, -1, None)
     print("ready", connection.get_unique_name(), flush=True)
-    GLib.timeout_add_seconds(10, loop.quit)
+    GLib.timeout_add_seconds(120, loop.quit)
     loop.run()
 elif command == "big-endian":
     destination, path = sys.argv[3], sys.argv[4]
     call = Gio.DBusMessage.new_method_call(destination, path, "org.corelocation.Calc1", "Echo")
     call.set_body(GLib.Variant("(saxa{sv}d)", ("grüß", [1, -2, 1 << 40], {"k": GLib.Variant("q", 513)}, 0.1)))
     call.set_byte_order(Gio.DBusMessageByteOrder.BIG_ENDIAN)
-    reply, _ = connection.send_message_with_reply_sync(call, Gio.DBusSendMessageFlags.NONE, 5000, None)
+    reply, _ = connection.send_message_with_reply_sync(call, Gio.DBusSendMessageFlags.NONE, 120000, None)
     reply.to_gerror()
     print("reply", reply.get_byte_order().value_nick, reply.get_body().print_(True), flush=True)
     signal = Gio.DBusMessage.new_signal("/org/corelocation/BE", "org.corelocation.BE1", "Hello")
