@@ -165,7 +165,7 @@ import Testing
         try await bus.startMock(name: "org.bluez", arguments: ["--template", "bluez5"])
         let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../CoreLocationBeaconsTests/Fixtures/bluez_driver.py").standardized.path
-        let adapter = try bus.runScript(driver, arguments: ["adapter", "hci0"])
+        let adapter = try await bus.runScript(driver, arguments: ["adapter", "hci0"])
         try #require(adapter.status == 0, "\(adapter.output)")
         var (harness, extra) = try await Self.setUp(way)
         extra["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
