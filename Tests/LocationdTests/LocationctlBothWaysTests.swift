@@ -80,7 +80,7 @@ import Testing
     @Test func monitorVisitsBothWays() async throws {
         let directory = try ScratchDirectory("visits")
         let gpx = directory.path("errand.gpx")
-        try Data(Self.errandGPX(stay: 600).utf8).write(to: URL(fileURLWithPath: gpx))
+        try Data(ErrandWalk(stay: 600, creator: "LocationdTests").gpx.utf8).write(to: URL(fileURLWithPath: gpx))
 
         let (local, localExtra) = try await Self.setUp(.inProcess)
         let replay = try await local.run(
@@ -184,39 +184,5 @@ import Testing
             "locationctl", ["beacons", "--simulate", demo, "--format", "json", "--duration", "1.5"], extra: extra)
         #expect(replay.status == 0, "\(replay)")
         #expect(replay.stdout.contains("\"minor\":1"), "\(replay)")
-    }
-
-    /// A GPX walk on the equator: 300 m east in 2.8 m steps every 2 s, `stay` seconds standing, 300 m on.
-    static func errandGPX(stay: Int) -> String {
-        let step = 2.8 / (6_378_137 * Double.pi / 180)
-        var points: [(Double, Double)] = []
-        var longitude = 0.0
-        var time = 0.0
-        for _ in 0..<107 {
-            longitude += step
-            points.append((longitude, time))
-            time += 2
-        }
-        for _ in 0..<(stay / 2) {
-            points.append((longitude, time))
-            time += 2
-        }
-        for _ in 0..<107 {
-            longitude += step
-            points.append((longitude, time))
-            time += 2
-        }
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let body = points.map { lon, t in
-            "<trkpt lat=\"0\" lon=\"\(lon)\"><time>\(start.addingTimeInterval(t).formatted(.iso8601))</time></trkpt>"
-        }.joined(separator: "\n")
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="LocationdTests" xmlns="http://www.topografix.com/GPX/1/1">
-            <trk><trkseg>
-            \(body)
-            </trkseg></trk>
-            </gpx>
-            """
     }
 }

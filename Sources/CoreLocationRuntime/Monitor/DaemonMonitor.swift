@@ -26,14 +26,8 @@ final class DaemonMonitor: MonitorSession {
         self.group = PendingKind.monitor(name)
         self.client = client
         self.sink = sink
-        let group = self.group
-        let engineClient = client.addClient(label: "CLMonitor \(name)") { event in
-            switch event {
-            case .region(let notice): if let event = MonitorEvent(notice, group: group) { sink(event) }
-            case .authorization: sink(.authorization)
-            default: break
-            }
-        }
+        let engineClient = client.addClient(
+            label: "CLMonitor \(name)", sink: MonitorEvent.forwarding(group: group, to: sink))
         state.withLock { $0.client = engineClient }
         var records: [MonitorRecordState] = []
         for stored in client.link.monitorConditions(name: name) {

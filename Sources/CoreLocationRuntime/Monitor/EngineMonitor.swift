@@ -28,14 +28,7 @@ final class EngineMonitor: MonitorSession {
         self.host = host
         self.beaconRuntime = beacons
         self.sink = sink
-        let group = self.group
-        let client = host.addClient(label: "CLMonitor \(name)") { event in
-            switch event {
-            case .region(let notice): if let event = MonitorEvent(notice, group: group) { sink(event) }
-            case .authorization: sink(.authorization)
-            default: break
-            }
-        }
+        let client = host.addClient(label: "CLMonitor \(name)", sink: MonitorEvent.forwarding(group: group, to: sink))
         state.withLock { $0.client = client }
         restore()
     }
@@ -171,6 +164,20 @@ final class EngineMonitor: MonitorSession {
 }
 
 extension MonitorEvent {
+    /// A monitor's engine client (in process or locationd's): its group's region notices and the app's
+    /// authorization changes, as the monitor's events.
+    static func forwarding(
+        group: String, to sink: @escaping @Sendable (MonitorEvent) -> Void
+    ) -> @Sendable (ClientEvent) -> Void {
+        { event in
+            switch event {
+            case .region(let notice): if let event = MonitorEvent(notice, group: group) { sink(event) }
+            case .authorization: sink(.authorization)
+            default: break
+            }
+        }
+    }
+
     /// The event a region notice of the monitor's `group` is: a failure, or a state a fix decided.
     init?(_ notice: RegionNotice, group: String) {
         switch notice {
