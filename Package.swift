@@ -133,6 +133,20 @@ let package = Package(
             dependencies: ["CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
+        // Where Core Location runs: the engine in this process or locationd's, behind one interface, with the
+        // authorization policy, identity, prompters, heading and beacon runtimes and the one composition root.
+        .target(
+            name: "CoreLocationRuntime",
+            dependencies: [
+                "CoreLocationBeacons",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocation",
             dependencies: [
@@ -141,6 +155,7 @@ let package = Package(
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
@@ -151,6 +166,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
@@ -170,12 +186,12 @@ let package = Package(
         .executableTarget(
             name: "locationd",
             dependencies: [
-                "CoreLocation",
                 "CoreLocationBeacons",
                 "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",
                 "CoreLocationNetwork",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -274,6 +290,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationGeodesy",
@@ -292,6 +309,7 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationEngine",
                 "CoreLocationSources",
@@ -307,6 +325,8 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // LocationctlBothWaysTests: BlueZ (python-dbusmock) on a private bus for `locationctl beacons`.
+                "CoreLocationDBusTestSupport",
                 // DeliveryJSONTests: the seeded generator.
                 "CoreLocationSources",
                 // ReporterRelaunchTests: the reporter's queue, read after its process was killed.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CoreLocationBeacons
 import CoreLocationDBus
+import CoreLocationEngine
+import CoreLocationRuntime
 import CoreLocationSources
 import Foundation
 import Logging
@@ -42,6 +44,7 @@ extension LocationCtl {
             if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         }
 
+        @MainActor
         func run() async throws {
             let scheduler = DispatchScheduler()
             let scanner: any BeaconScanner
@@ -55,6 +58,13 @@ extension LocationCtl {
             } else {
                 scanner = try await Self.bluez()
             }
+            // Ranging runs in this process whichever side runs the engine. Real beacons say where the user is, so
+            // the app's authorization applies as for locations: decided here, or by locationd when it answers. A
+            // recording reveals nothing about the user and needs none, as simulated positions (decision 0003).
+            BeaconRuntime.installShared(BeaconRuntime(scanner: scanner, scheduler: scheduler))
+            let authorization: AuthorizationService? =
+                simulate == nil ? try SourceOptions.parse([]).installRuntime(throughDaemon: true).runtime.authorization : nil
+            if let authorization { try await Self.waitForAuthorization(authorization) }
             let constraint = BeaconConstraint(uuid: uuid.flatMap(UUID.init(uuidString:)), major: major, minor: minor)
             let format = self.format
             let session = BeaconRangingSession(scanner: scanner, scheduler: scheduler) { output in
@@ -62,6 +72,10 @@ extension LocationCtl {
                     if case .availabilityChanged(false) = output {
                         FileHandle.standardError.write(Data("beacons: scanning unavailable\n".utf8))
                     }
+                    return
+                }
+                // A decision revoked meanwhile stops the output at once, as a manager's delegate stops hearing.
+                if let authorization, !authorization.authorization.allowsLocation || !authorization.servicesEnabled {
                     return
                 }
                 let text = Self.render(beacons, at: scheduler.now, format: format) + "\n"
@@ -76,8 +90,17 @@ extension LocationCtl {
             session.stopRanging(constraint)
         }
 
-        /// BlueZ on the system bus with a powered adapter; else says what to install and exits 69 (EX_UNAVAILABLE:
-        /// a run-time part is missing, not a usage mistake).
+        /// Returns once the app is authorized; asks once while undetermined; exits 77 when it cannot be.
+        @MainActor
+        static func waitForAuthorization(_ service: AuthorizationService) async throws {
+            let (levels, continuation) = AsyncStream<AuthorizationLevel>.makeStream()
+            let token = service.addObserver { continuation.yield($0.level) }
+            defer { service.removeObserver(token) }
+            continuation.yield(service.authorization.level)
+            var gate = RuntimeAuthorization(service)
+            for await level in levels where try gate.isAuthorized(level) { return }
+        }
+
         static func bluez() async throws -> BlueZScanner {
             func unavailable(_ text: String) -> ExitCode {
                 printError(text)

@@ -28,11 +28,11 @@ extension LocationCtl {
         @MainActor
         mutating func run() async throws {
             var session = try ManagerSession(source: source, accuracy: accuracy)
-            let (runtime, bridge) = (session.runtime, session.bridge)
+            let (runtime, bridge, installed) = (session.runtime, session.bridge, session.installed)
             // Why the IP source has nothing (no database: the path looked at and how to install one), said when it
             // says so rather than after the 10 s wait.
             runtime.observeSources { id, event in
-                if case .unavailable(let reason) = event, runtime.sources[id]?.descriptor.kind == "ip" {
+                if case .unavailable(let reason) = event, installed.kind(of: id) == "ip" {
                     bridge.sourceProblem(reason)
                 }
             }

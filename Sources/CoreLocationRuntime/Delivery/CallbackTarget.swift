@@ -11,7 +11,7 @@ import Synchronization
 /// made on another thread delivers through that thread's run loop, which the app must run (as on
 /// Apple's platforms). Calls are queued in a FIFO mailbox so they arrive in the order the engine
 /// produced them, whatever the run loop does with timers of equal fire dates.
-final class CallbackTarget: Sendable {
+package final class CallbackTarget: Sendable {
     private enum Destination {
         case mainQueue
         case runLoop(RunLoopReference)
@@ -31,7 +31,7 @@ final class CallbackTarget: Sendable {
     /// "Main" means the main thread or the main queue: on Linux, once `dispatchMain()` or an async
     /// `main` has started, the main queue (and so the main actor) is drained by a dispatch worker
     /// thread for which `Thread.isMainThread` is false.
-    static func current() -> CallbackTarget {
+    package static func current() -> CallbackTarget {
         if Thread.isMainThread || isOnMainQueue { return CallbackTarget(destination: .mainQueue) }
         return CallbackTarget(destination: .runLoop(RunLoopReference(RunLoop.current)))
     }
@@ -42,27 +42,27 @@ final class CallbackTarget: Sendable {
         return key
     }()
 
-    static var isOnMainQueue: Bool {
+    package static var isOnMainQueue: Bool {
         DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 
     /// A target that holds delegate calls until `runPending()`, like a run loop that turns only
     /// when a test says so. Tests use it with `ManualScheduler` for deterministic delivery.
-    static func manual() -> CallbackTarget { CallbackTarget(destination: .manual) }
+    package static func manual() -> CallbackTarget { CallbackTarget(destination: .manual) }
 
     /// Runs everything a manual target holds (and anything that work enqueues).
-    func runPending() {
+    package func runPending() {
         mailbox.withLock { $0.scheduled = true }
         runMailbox()
     }
 
-    var isMainThread: Bool {
+    package var isMainThread: Bool {
         if case .mainQueue = destination { return true }
         return false
     }
 
     /// Runs `work` on the target, after everything enqueued before it.
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
+    package func enqueue(_ work: @escaping @Sendable () -> Void) {
         let needsWakeUp = mailbox.withLock { box -> Bool in
             box.work.append(work)
             if box.scheduled { return false }
@@ -87,7 +87,7 @@ final class CallbackTarget: Sendable {
 
     /// Like `enqueue`, counting the work in `flow` until it has run, so that a replay waits for this
     /// thread (backpressure). A manual target does not count: its work runs when a test says so.
-    func enqueue(counting flow: DeliveryFlow, _ work: @escaping @Sendable () -> Void) {
+    package func enqueue(counting flow: DeliveryFlow, _ work: @escaping @Sendable () -> Void) {
         if case .manual = destination { return enqueue(work) }
         flow.sent()
         enqueue {
@@ -126,13 +126,13 @@ final class CallbackTarget: Sendable {
 /// threads is adding a timer (`RunLoop.add(_:forMode:)`), which is backed by `CFRunLoopAddTimer`,
 /// documented thread-safe: Core Foundation locks the run loop and re-arms its wake-up port.
 private final class RunLoopReference: @unchecked Sendable {  // Sendable: safety argued in the comment above
-    let runLoop: RunLoop
+    package let runLoop: RunLoop
 
-    init(_ runLoop: RunLoop) {
+    package init(_ runLoop: RunLoop) {
         self.runLoop = runLoop
     }
 
-    func perform(_ work: @escaping @Sendable () -> Void) {
+    package func perform(_ work: @escaping @Sendable () -> Void) {
         let timer = Timer(timeInterval: 0, repeats: false) { _ in work() }
         runLoop.add(timer, forMode: .default)
     }

@@ -14,20 +14,20 @@ package protocol AuthorizationAgent: Sendable {
 }
 
 /// The authorization service's prompter over an agent.
-struct AgentPrompter: AuthorizationPrompter {
-    let agent: any AuthorizationAgent
-    let appID: String
+package struct AgentPrompter: AuthorizationPrompter {
+    package let agent: any AuthorizationAgent
+    package let appID: String
 
-    var answersImmediately: Bool { !agent.isAvailable }
+    package var answersImmediately: Bool { !agent.isAvailable }
 
-    func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
+    package func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
         guard agent.isAvailable else { return nil }
         return agent.ask(question.agentQuestion(appID: appID)).map(AuthorizationAnswer.init)
     }
 }
 
 extension AuthorizationQuestion {
-    func agentQuestion(appID: String) -> AgentQuestion {
+    package func agentQuestion(appID: String) -> AgentQuestion {
         switch self {
         case let .whenInUse(app, description, precise):
             AgentQuestion(kind: .whenInUse, app: app, appID: appID, text: description, preciseByDefault: precise)
@@ -38,7 +38,7 @@ extension AuthorizationQuestion {
         }
     }
 
-    init(_ question: AgentQuestion) {
+    package init(_ question: AgentQuestion) {
         switch question.kind {
         case .whenInUse:
             self = .whenInUse(
@@ -50,7 +50,7 @@ extension AuthorizationQuestion {
 }
 
 extension AuthorizationAnswer {
-    init(_ answer: AgentAnswer) {
+    package init(_ answer: AgentAnswer) {
         switch answer.choice {
         case .allowOnce: self = .allowOnce(precise: answer.precise)
         case .allowWhileUsing: self = .allowWhileUsing(precise: answer.precise)
@@ -60,7 +60,7 @@ extension AuthorizationAnswer {
         }
     }
 
-    var agentAnswer: AgentAnswer {
+    package var agentAnswer: AgentAnswer {
         switch self {
         case let .allowOnce(precise): AgentAnswer(.allowOnce, precise: precise)
         case let .allowWhileUsing(precise): AgentAnswer(.allowWhileUsing, precise: precise)

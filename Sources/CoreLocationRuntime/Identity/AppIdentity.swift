@@ -23,24 +23,24 @@ package struct AppIdentity: Sendable, Hashable {
     /// The name shown in prompts: CFBundleDisplayName, CFBundleName, else the executable's name.
     package var displayName: String
     /// Where the Info.plist came from, if any.
-    var infoPlistPath: String?
+    package var infoPlistPath: String?
     /// String values of the plist that matter to Core Location.
     package var info: [String: String]
     /// `NSLocationTemporaryUsageDescriptionDictionary`.
-    var temporaryUsageDescriptions: [String: String]
+    package var temporaryUsageDescriptions: [String: String]
     /// `UIBackgroundModes`: `location` lets `allowsBackgroundLocationUpdates` be set (decision 0047).
-    var backgroundModes: Set<String>
+    package var backgroundModes: Set<String>
 
-    static let whenInUseKey = "NSLocationWhenInUseUsageDescription"
-    static let alwaysKey = "NSLocationAlwaysAndWhenInUseUsageDescription"
-    static let temporaryKey = "NSLocationTemporaryUsageDescriptionDictionary"
-    static let defaultAccuracyKey = "NSLocationDefaultAccuracyReduced"
-    static let backgroundModesKey = "UIBackgroundModes"
+    package static let whenInUseKey = "NSLocationWhenInUseUsageDescription"
+    package static let alwaysKey = "NSLocationAlwaysAndWhenInUseUsageDescription"
+    package static let temporaryKey = "NSLocationTemporaryUsageDescriptionDictionary"
+    package static let defaultAccuracyKey = "NSLocationDefaultAccuracyReduced"
+    package static let backgroundModesKey = "UIBackgroundModes"
 
-    var whenInUseDescription: String? { info[Self.whenInUseKey].flatMap { $0.isEmpty ? nil : $0 } }
-    var alwaysDescription: String? { info[Self.alwaysKey].flatMap { $0.isEmpty ? nil : $0 } }
+    package var whenInUseDescription: String? { info[Self.whenInUseKey].flatMap { $0.isEmpty ? nil : $0 } }
+    package var alwaysDescription: String? { info[Self.alwaysKey].flatMap { $0.isEmpty ? nil : $0 } }
     /// `NSLocationDefaultAccuracyReduced`: the app asks for reduced accuracy by default.
-    var prefersReducedAccuracy: Bool { info[Self.defaultAccuracyKey] == "true" }
+    package var prefersReducedAccuracy: Bool { info[Self.defaultAccuracyKey] == "true" }
 
     package init(
         id: String, displayName: String, infoPlistPath: String? = nil, info: [String: String] = [:],
@@ -86,7 +86,7 @@ package struct AppIdentity: Sendable, Hashable {
         return AppIdentity(id: executable, displayName: executableName)
     }
 
-    static func loadPlist(at path: String) throws -> [String: Any] {
+    package static func loadPlist(at path: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         guard let dictionary = object as? [String: Any] else {
@@ -95,7 +95,7 @@ package struct AppIdentity: Sendable, Hashable {
         return dictionary
     }
 
-    static func make(plist: [String: Any], path: String?, executable: String) -> AppIdentity {
+    package static func make(plist: [String: Any], path: String?, executable: String) -> AppIdentity {
         var info: [String: String] = [:]
         for (key, value) in plist {
             if let string = value as? String {
@@ -115,7 +115,7 @@ package struct AppIdentity: Sendable, Hashable {
     }
 
     /// The absolute path of the running executable (`/proc/self/exe` on Linux).
-    static func executablePath() -> String {
+    package static func executablePath() -> String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return resolved
         }

@@ -22,7 +22,7 @@ extension AppIdentity {
     }
 
     /// The `NSLocation…` keys of `plist` that `bundleInfo` does not hold with the same value.
-    static func locationKeysMissing(from bundleInfo: [String: Any], plist: [String: Any]) -> [String] {
+    package static func locationKeysMissing(from bundleInfo: [String: Any], plist: [String: Any]) -> [String] {
         plist.keys.filter { key in
             guard key.hasPrefix("NSLocation") else { return false }
             guard let seen = bundleInfo[key] else { return true }
@@ -32,7 +32,7 @@ extension AppIdentity {
 
     /// Logs, once per process, that the Info.plist Core Location uses is not the one `Bundle.main`
     /// reads, and how to make them one.
-    static func noticeIfBundleMainDiffers(
+    package static func noticeIfBundleMainDiffers(
         plist: [String: Any], path: String, bundleInfo: [String: Any], logger: Logger
     ) {
         let missing = locationKeysMissing(from: bundleInfo, plist: plist)
@@ -52,7 +52,7 @@ extension AppIdentity {
 
     /// Logs, once per process, that an `Info.plist` beside the executable is ignored by Foundation
     /// (and so by Core Location) because a `Resources/` or `Contents/` directory is there.
-    static func ignoredInfoPlistNotice(executableDirectory directory: String, logger: Logger) {
+    package static func ignoredInfoPlistNotice(executableDirectory directory: String, logger: Logger) {
         let beside = "\(directory)/Info.plist"
         let read = foundationInfoPlistPath(executableDirectory: directory)
         guard read != beside, FileManager.default.fileExists(atPath: beside) else { return }

@@ -5,17 +5,17 @@ import Synchronization
 /// Turns the app's authorization into a stream of diagnostic values: the current one at once, then
 /// one after every change, until the owner is invalidated. Shared by `CLServiceSession` and
 /// `CLBackgroundActivitySession`.
-final class AuthorizationDiagnosticsStream<Diagnostic: Sendable>: Sendable {
+package final class AuthorizationDiagnosticsStream<Diagnostic: Sendable>: Sendable {
     private let service: AuthorizationService
     private let make: @Sendable (ClientAuthorization, Bool) -> Diagnostic
     private let continuations = Mutex<(open: [UUID: AsyncStream<Diagnostic>.Continuation], isInvalidated: Bool)>(([:], false))
 
-    init(service: AuthorizationService, make: @escaping @Sendable (ClientAuthorization, Bool) -> Diagnostic) {
+    package init(service: AuthorizationService, make: @escaping @Sendable (ClientAuthorization, Bool) -> Diagnostic) {
         self.service = service
         self.make = make
     }
 
-    func makeStream() -> AsyncStream<Diagnostic> {
+    package func makeStream() -> AsyncStream<Diagnostic> {
         let (stream, continuation) = AsyncStream<Diagnostic>.makeStream(bufferingPolicy: .bufferingNewest(32))
         let id = UUID()
         let invalidated = continuations.withLock { state -> Bool in
@@ -39,7 +39,7 @@ final class AuthorizationDiagnosticsStream<Diagnostic: Sendable>: Sendable {
         return stream
     }
 
-    func invalidate() {
+    package func invalidate() {
         let open = continuations.withLock { state in
             state.isInvalidated = true
             defer { state.open.removeAll() }

@@ -10,20 +10,23 @@ import Synchronization
 /// asked for, so when the daemon restarts it reconnects by itself and asks again
 /// (docs/decisions/0010-locationd.md).
 package final class DaemonLink: Sendable {
-    struct Client {
+    package struct Client {
         var label: String
-        var sink: @Sendable (LocationRuntime.ClientEvent) -> Void
+        var sink: @Sendable (ClientEvent) -> Void
         var updates: UpdateRequest?
         var pendingRequest: UpdateRequest?
         var significantChanges = false
         var visits = false
     }
 
-    struct State {
+    package struct State {
         var connection: DaemonConnection?
         var clients: [ClientID: Client] = [:]
         var servicesEnabled = true
         var latestFix: Fix?
+        /// The app's monitored regions as the daemon last said, kept up by this process's own commands: the
+        /// answer to `monitoredRegions` while the daemon does not answer.
+        var regions: [String: MonitoredRegion] = [:]
         var authorization: AuthorizationService?
         /// What this process asked for (`true`: Always), so a restarted daemon, which forgot a
         /// session-only grant, is asked again instead of the app reading "not determined".
@@ -45,33 +48,9 @@ package final class DaemonLink: Sendable {
         var sessions = 0
     }
 
-    /// What a pending event carries to its taker.
-    package enum PendingPayload: Sendable {
-        case region(RegionNotice)
-        /// A significant change: the delivery the service made while the app did not run.
-        case location(Delivery)
-        case visit(Visit)
-        /// A beacon region's entry (true) or exit (decision 0050).
-        case beacon(entered: Bool, BeaconRegionSpec)
-        /// A monitor's beacon condition's new state (decision 0053).
-        case beaconCondition(BeaconRegionSpec, BeaconRegionState)
-    }
-
-    /// What a taker of a pending event tells the link. `handed` just before the app's code sees the
-    /// event: from then on no later process of the app is handed it, even if this one dies during
-    /// the call. `done` once that code returned (or will never see it): acknowledged when every
-    /// taker is done. An event kept by a taker (a monitor's stream the app has not read yet) is
-    /// not handed: killed before the app read it, the next process of the app gets it.
-    package struct PendingReceipt: Sendable {
-        package let handed: @Sendable () -> Void
-        package let done: @Sendable () -> Void
-    }
-
-    package typealias PendingConsumer = @Sendable (PendingPayload, PendingReceipt) -> Void
-
     package let path: String
-    let label: String
-    let logger: Logger
+    package let label: String
+    package let logger: Logger
     private let state = Mutex(State())
 
     private init(path: String, label: String, logger: Logger) {
@@ -101,7 +80,7 @@ package final class DaemonLink: Sendable {
     /// The app identity the daemon resolved for this process, from the hello.
     package var hello: ServerHello? { state.withLock { $0.connection?.hello } }
     package var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
-    var latestFix: Fix? { state.withLock { $0.latestFix } }
+    package var latestFix: Fix? { state.withLock { $0.latestFix } }
     /// How many times the link reconnected (for tests and `locationctl status`).
     package var reconnects: Int { state.withLock { $0.reconnects } }
 
@@ -112,20 +91,26 @@ package final class DaemonLink: Sendable {
         return try? connection.request(request)
     }
 
-    /// The app's monitored regions as the daemon keeps them; empty when it does not answer.
-    func monitoredRegions() -> [StoredRegion] {
-        guard case let .regions(regions)? = ask(.monitoredRegions) else { return [] }
-        return regions
+    /// The app's monitored regions as the daemon keeps them (across the app's launches; not its monitors'
+    /// conditions), sorted by identifier; while it does not answer, what it said last with this process's
+    /// changes since.
+    package func monitoredRegions() -> [MonitoredRegion] {
+        if case let .regions(regions)? = ask(.monitoredRegions) {
+            state.withLock { state in
+                state.regions = Dictionary(regions.map { ($0.region.identifier, $0.region) }) { $1 }
+            }
+        }
+        return state.withLock { $0.regions.values.sorted { $0.identifier < $1.identifier } }
     }
 
     /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
-    func monitorConditions(name: String) -> [StoredRegion] {
+    package func monitorConditions(name: String) -> [StoredRegion] {
         guard case let .regions(regions)? = ask(.monitorConditions(name: name)) else { return [] }
         return regions
     }
 
     /// The app's beacon regions as the daemon keeps them; empty when it does not answer.
-    func beaconRegions() -> [BeaconRegionSpec] {
+    package func beaconRegions() -> [BeaconRegionSpec] {
         guard case let .beaconRegions(regions)? = ask(.beaconRegions) else { return [] }
         return regions
     }
@@ -133,7 +118,7 @@ package final class DaemonLink: Sendable {
     /// Asks the daemon to watch a beacon region for the app; the failure it answered, nil when it
     /// took it. Not queued while the daemon is away (a circular region's command is): the request
     /// fails then, and the app hears `monitoringDidFailFor`.
-    func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
+    package func monitorBeaconRegion(_ region: BeaconRegionSpec) -> DaemonError? {
         switch ask(.monitorBeaconRegion(region)) {
         case .ok?: return nil
         case let .failure(error)?: return error
@@ -142,7 +127,7 @@ package final class DaemonLink: Sendable {
     }
 
     /// A beacon region's state as the daemon's session holds it; the failure when it has none.
-    func beaconRegionState(_ identifier: String) -> Result<Int, DaemonError> {
+    package func beaconRegionState(_ identifier: String) -> Result<Int, DaemonError> {
         switch ask(.beaconRegionState(identifier: identifier)) {
         case let .beaconRegionState(state)?: return .success(state)
         case let .failure(error)?: return .failure(error)
@@ -150,17 +135,17 @@ package final class DaemonLink: Sendable {
         }
     }
 
-    func stopMonitoringBeaconRegion(_ identifier: String, monitor: String? = nil) {
+    package func stopMonitoringBeaconRegion(_ identifier: String, monitor: String? = nil) {
         state.withLock { $0.connection }?.send(.stopMonitoringBeaconRegion(identifier: identifier, monitor: monitor))
     }
 
     /// The beacon conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
-    func monitorBeaconConditions(name: String) -> [BeaconConditionState] {
+    package func monitorBeaconConditions(name: String) -> [BeaconConditionState] {
         guard case let .beaconConditions(conditions)? = ask(.monitorBeaconConditions(name: name)) else { return [] }
         return conditions
     }
 
-    func attach(_ authorization: AuthorizationService) {
+    package func attach(_ authorization: AuthorizationService) {
         let hello = state.withLock { state in
             state.authorization = authorization
             return state.connection?.hello
@@ -170,7 +155,7 @@ package final class DaemonLink: Sendable {
 
     // MARK: Clients
 
-    func register(_ id: ClientID, label: String, sink: @escaping @Sendable (LocationRuntime.ClientEvent) -> Void) {
+    package func register(_ id: ClientID, label: String, sink: @escaping @Sendable (ClientEvent) -> Void) {
         let connection = state.withLock { state in
             state.clients[id] = Client(label: label, sink: sink)
             return state.connection
@@ -178,7 +163,7 @@ package final class DaemonLink: Sendable {
         connection?.send(.register(client: id, label: label))
     }
 
-    func send(_ command: ClientCommand, from id: ClientID) {
+    package func send(_ command: ClientCommand, from id: ClientID) {
         let connection = state.withLock { state -> DaemonConnection? in
             guard var client = state.clients[id] else { return nil }
             switch command {
@@ -190,6 +175,8 @@ package final class DaemonLink: Sendable {
             case .stopSignificantChanges: client.significantChanges = false
             case .startVisits: client.visits = true
             case .stopVisits: client.visits = false
+            case let .startMonitoring(region) where region.group.isEmpty: state.regions[region.identifier] = region
+            case let .stopMonitoring(identifier, group) where group.isEmpty: state.regions[identifier] = nil
             case .unregister:
                 state.clients[id] = nil
                 return state.connection
@@ -254,19 +241,8 @@ package final class DaemonLink: Sendable {
     }
 
     private func deliver(_ action: EngineAction) {
-        let id: ClientID
-        let event: LocationRuntime.ClientEvent
-        switch action {
-        case let .deliver(client, delivery): (id, event) = (client, .delivery(delivery))
-        case let .fail(client, failure): (id, event) = (client, .failure(failure))
-        case let .region(client, notice): (id, event) = (client, .region(notice))
-        case let .deferredFinished(client, error): (id, event) = (client, .deferredFinished(error))
-        case let .visit(client, visit): (id, event) = (client, .visit(visit))
-        case let .paused(client): (id, event) = (client, .paused(true))
-        case let .resumed(client): (id, event) = (client, .paused(false))
-        default: return
-        }
-        let sink = state.withLock { state -> (@Sendable (LocationRuntime.ClientEvent) -> Void)? in
+        guard let (id, event) = ClientEvent.of(action) else { return }
+        let sink = state.withLock { state -> (@Sendable (ClientEvent) -> Void)? in
             if case let .deliver(_, delivery) = action {
                 if let last = delivery.fixes.last, !delivery.accuracyLimited { state.latestFix = last }
                 if delivery.isRequestedLocation { state.clients[id]?.pendingRequest = nil }
@@ -275,6 +251,14 @@ package final class DaemonLink: Sendable {
             return state.clients[id]?.sink
         }
         sink?(event)
+    }
+
+    /// Tells every client, in the order they registered.
+    package func broadcast(_ event: ClientEvent) {
+        let sinks = state.withLock { state in
+            state.clients.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value.sink)
+        }
+        for sink in sinks { sink(event) }
     }
 
     // MARK: Reconnecting
@@ -341,7 +325,7 @@ package final class DaemonLink: Sendable {
 
 extension DaemonLink {
     /// A session was made: the daemon hears of the first.
-    func holdSession() {
+    package func holdSession() {
         let connection = state.withLock { state -> DaemonConnection? in
             state.sessions += 1
             return state.sessions == 1 ? state.connection : nil
@@ -350,7 +334,7 @@ extension DaemonLink {
     }
 
     /// A session ended: the daemon hears when none is left.
-    func releaseSession() {
+    package func releaseSession() {
         let connection = state.withLock { state -> DaemonConnection? in
             state.sessions = max(0, state.sessions - 1)
             return state.sessions == 0 ? state.connection : nil

@@ -5,15 +5,6 @@ import Logging
 import Synchronization
 
 private let sharedHeadingRuntime = Mutex<HeadingRuntime?>(nil)
-/// Heading runtimes attached to particular location runtimes (tests, `locationctl --simulate`).
-/// Kept with a weak reference to the location runtime: an `ObjectIdentifier` alone is reused once
-/// its object is freed, and a later runtime at the same address must not inherit the attachment.
-private struct HeadingAttachment: Sendable {
-    weak var location: LocationRuntime?
-    let heading: HeadingRuntime
-}
-
-private let attachedHeadingRuntimes = Mutex<[ObjectIdentifier: HeadingAttachment]>([:])
 
 extension HeadingRuntime {
     /// The process's heading system, made on first use from the environment
@@ -29,25 +20,6 @@ extension HeadingRuntime {
 
     package static func installShared(_ runtime: HeadingRuntime) {
         sharedHeadingRuntime.withLock { $0 = runtime }
-    }
-
-    /// Makes `heading` the heading system of every manager created on `location`.
-    package static func attach(_ heading: HeadingRuntime, to location: LocationRuntime) {
-        attachedHeadingRuntimes.withLock { attachments in
-            attachments = attachments.filter { $0.value.location != nil }
-            attachments[ObjectIdentifier(location)] = HeadingAttachment(location: location, heading: heading)
-        }
-    }
-
-    /// The heading system serving `manager`.
-    static func runtime(for manager: CLLocationManager) -> HeadingRuntime {
-        let attached = attachedHeadingRuntimes.withLock { attachments -> HeadingRuntime? in
-            guard let attachment = attachments[ObjectIdentifier(manager.runtime)],
-                attachment.location === manager.runtime
-            else { return nil }
-            return attachment.heading
-        }
-        return attached ?? shared
     }
 
     /// A heading runtime configured from the environment:

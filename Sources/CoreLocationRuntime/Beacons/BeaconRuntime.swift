@@ -14,13 +14,11 @@ import Synchronization
 ///
 /// Every manager's ranging session shares this scanner, so BlueZ discovery runs once for the process.
 package final class BeaconRuntime: Sendable {
-    static let shared = BeaconRuntime(environment: ProcessInfo.processInfo.environment)
-
     package let scanner: (any BeaconScanner)?
     package let scheduler: any Scheduler
-    let logger = Logger(label: "corelocation.beacons")
+    package let logger = Logger(label: "corelocation.beacons")
 
-    init(scanner: (any BeaconScanner)?, scheduler: any Scheduler) {
+    package init(scanner: (any BeaconScanner)?, scheduler: any Scheduler) {
         self.scanner = scanner
         self.scheduler = scheduler
     }
@@ -54,7 +52,7 @@ package final class BeaconRuntime: Sendable {
     /// Whether ranging can work now: a scanner in use says so; otherwise BlueZ is asked (bounded, 2 s). The
     /// answer comes on the D-Bus connection's thread, so asking from a task or the main thread never waits for
     /// the cooperative pool.
-    var isAvailable: Bool {
+    package var isAvailable: Bool {
         scanner?.checkAvailability(timeout: .seconds(2)) ?? false
     }
 }

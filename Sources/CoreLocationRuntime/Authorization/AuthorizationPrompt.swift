@@ -9,7 +9,7 @@ import Darwin
 import Foundation
 
 /// A question the system asks the user on the app's behalf.
-enum AuthorizationQuestion: Sendable, Hashable {
+package enum AuthorizationQuestion: Sendable, Hashable {
     /// The first prompt: Allow Once / Allow While Using App / Don't Allow, with the Precise toggle.
     case whenInUse(app: String, usageDescription: String, preciseByDefault: Bool)
     /// The one-time upgrade: Change to Always Allow / Keep Only While Using.
@@ -19,7 +19,7 @@ enum AuthorizationQuestion: Sendable, Hashable {
 }
 
 /// The user's answer.
-enum AuthorizationAnswer: Sendable, Hashable {
+package enum AuthorizationAnswer: Sendable, Hashable {
     case allowOnce(precise: Bool)
     case allowWhileUsing(precise: Bool)
     case dontAllow
@@ -28,22 +28,22 @@ enum AuthorizationAnswer: Sendable, Hashable {
 }
 
 /// Asks the user. Returns nil when nobody can be asked (no terminal).
-protocol AuthorizationPrompter: Sendable {
+package protocol AuthorizationPrompter: Sendable {
     func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer?
     /// True when `ask` answers at once (a script), so no background thread is needed.
     var answersImmediately: Bool { get }
 }
 
 extension AuthorizationPrompter {
-    var answersImmediately: Bool { false }
+    package var answersImmediately: Bool { false }
 }
 
 /// Asks on the controlling terminal (`/dev/tty`), the Linux stand-in for the system prompt.
 /// It writes to the terminal device, never to the program's standard output, so piped output
 /// (`locationctl track --format json | jq`) stays clean.
-struct TerminalPrompter: AuthorizationPrompter {
+package struct TerminalPrompter: AuthorizationPrompter {
     /// Whether a terminal can be asked: standard input is a terminal and `/dev/tty` opens.
-    static func isAvailable(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func isAvailable(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         if environment["CORELOCATION_PROMPT"] == "never" { return false }
         guard isatty(STDIN_FILENO) != 0 else { return false }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
@@ -52,7 +52,7 @@ struct TerminalPrompter: AuthorizationPrompter {
         return true
     }
 
-    func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
+    package func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -80,7 +80,7 @@ struct TerminalPrompter: AuthorizationPrompter {
         return nil
     }
 
-    static func text(for question: AuthorizationQuestion, precise: Bool) -> String {
+    package static func text(for question: AuthorizationQuestion, precise: Bool) -> String {
         switch question {
         case let .whenInUse(app, description, _):
             return """
@@ -140,18 +140,18 @@ struct TerminalPrompter: AuthorizationPrompter {
 }
 
 /// A prompter that answers from a script; for tests and for programs that embed their own UI.
-final class ScriptedPrompter: AuthorizationPrompter {
+package final class ScriptedPrompter: AuthorizationPrompter {
     private let state: Mutex<(answers: [AuthorizationAnswer?], asked: [AuthorizationQuestion])>
 
-    init(_ answers: [AuthorizationAnswer?]) {
+    package init(_ answers: [AuthorizationAnswer?]) {
         state = Mutex((answers, []))
     }
 
-    var questions: [AuthorizationQuestion] { state.withLock { $0.asked } }
+    package var questions: [AuthorizationQuestion] { state.withLock { $0.asked } }
 
-    var answersImmediately: Bool { true }
+    package var answersImmediately: Bool { true }
 
-    func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
+    package func ask(_ question: AuthorizationQuestion) -> AuthorizationAnswer? {
         state.withLock { state in
             state.asked.append(question)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()

@@ -1,30 +1,19 @@
 import Foundation
+import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationSources
 import CoreLocationStorage
 import Logging
 import Synchronization
 
-/// The thin shell around `LocationEngine` inside one process: it feeds the engine inputs with the
-/// scheduler's time, performs the actions it returns (deliver to a client, power a source), keeps
-/// the engine's timer armed, and tells every client when the app's authorization changes.
+/// The engine in this process: the thin shell around `LocationEngine` (one of the two `LocationRuntime`s).
+/// It feeds the engine inputs with the scheduler's time, performs the actions it returns (tell a client,
+/// power a source, persist a region), keeps the engine's timer armed, and tells every client when the
+/// app's authorization changes. locationd runs one per app, over its shared sources.
 ///
 /// All engine work happens under one lock; actions are performed outside it, in the order the
 /// engine produced them, by whichever thread is draining (one at a time).
-package final class LocationRuntime: Sendable {
-    package enum ClientEvent: Sendable {
-        case delivery(Delivery)
-        case failure(EngineFailure)
-        case authorization(ClientAuthorization)
-        case region(RegionNotice)
-        case deferredFinished(DeferralError?)
-        case visit(Visit)
-        /// Automatic pausing of this client's updates began (true) or ended (false).
-        case paused(Bool)
-        /// An event of one of the app's beacon regions (every client hears it, as a crossing).
-        case beaconRegion(BeaconRegionMonitor.Notice)
-    }
-
+package final class EngineHost: LocationRuntime {
     private struct Core: Sendable {
         var engine: LocationEngine
         var sinks: [ClientID: @Sendable (ClientEvent) -> Void] = [:]
@@ -38,18 +27,16 @@ package final class LocationRuntime: Sendable {
     package let scheduler: any Scheduler
     package let authorization: AuthorizationService
     package let sources: [SourceID: any LocationSource]
-    let logger: Logger
+    package let logger: Logger
     /// Where the app's regions and monitor records persist; nil keeps them for this run only.
     package let regionStore: RegionStore?
     package let configuration: LocationEngine.Configuration
     /// Backpressure between the sources that support it (replays, stream readers) and delegate
     /// delivery: a source waits while `flow.limit` deliveries are queued and not yet run.
     package let flow = DeliveryFlow()
-    /// Set when the engine is locationd's: clients' commands go there, and the local engine only
-    /// mirrors them (for `monitoredRegions`); see `LocationRuntime+Daemon.swift`.
-    package let link: DaemonLink?
-    /// The app's beacon regions in the process (LocationRuntime+Beacons.swift).
-    let beaconRegionSlot = Mutex(BeaconRegionSlot())
+    /// The app's beacon regions, and the runtimes tests give instead of the process's (EngineHost+Beacons).
+    let beaconSlot = Mutex(BeaconSlot())
+    private let headingOverride = Mutex<HeadingRuntime?>(nil)
     private let core: Mutex<Core>
 
     package init(
@@ -58,10 +45,8 @@ package final class LocationRuntime: Sendable {
         authorization: AuthorizationService,
         configuration: LocationEngine.Configuration = .init(),
         regionStore: RegionStore? = nil,
-        logger: Logger = Logger(label: "corelocation"),
-        link: DaemonLink? = nil
+        logger: Logger = Logger(label: "corelocation")
     ) {
-        self.link = link
         self.scheduler = scheduler
         self.authorization = authorization
         self.logger = logger
@@ -80,6 +65,17 @@ package final class LocationRuntime: Sendable {
         restoreRegions()
     }
 
+    // MARK: LocationRuntime
+
+    package var servicesEnabled: Bool { LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled }
+    package var maximumRegionDistance: Double { configuration.maximumRegionDistance }
+    package var latestFix: Fix? { core.withLock { $0.engine.latestFix } }
+
+    package var heading: HeadingRuntime { headingOverride.withLock { $0 } ?? .shared }
+
+    /// Tests and `locationctl`: this runtime's managers use `heading` instead of the process's compass.
+    package func useHeading(_ heading: HeadingRuntime) { headingOverride.withLock { $0 = heading } }
+
     // MARK: Clients
 
     /// Registers a client; `sink` hears its deliveries, failures and authorization changes on
@@ -91,13 +87,11 @@ package final class LocationRuntime: Sendable {
             core.sinks[id] = sink
             return id
         }
-        link?.register(id, label: label, sink: sink)
         input(.client(id, .register(label: label, authorization: authorization.authorization)))
         return id
     }
 
     package func send(_ command: ClientCommand, from client: ClientID) {
-        link?.send(command, from: client)
         input(.client(client, command))
         if case .unregister = command {
             _ = core.withLock { $0.sinks.removeValue(forKey: client) }
@@ -105,6 +99,27 @@ package final class LocationRuntime: Sendable {
     }
 
     /// The engine's status, with the device of each source's last fix where a source says it.
+    package func engineStatus() -> EngineStatus? { status() }
+
+    package func probeStatus(label: String, seconds: Double) async throws -> EngineStatus? {
+        let client = addClient(label: label) { _ in }
+        defer { send(.unregister, from: client) }
+        // Location Services off powers nothing, not even for a diagnosis.
+        let services = LocationServicesSwitch(isEnabled: authorization.servicesEnabled)
+        send(.setAuthorization(services.apply(to: ClientAuthorization(level: .whenInUse))), from: client)
+        send(.startUpdates(UpdateRequest()), from: client)
+        try await Task.sleep(for: .seconds(seconds))
+        var status = status()
+        if !authorization.authorization.allowsLocation {
+            // A modem's origin names its serving cell: a coarse position too.
+            for index in status.sources.indices {
+                status.sources[index].lastFix = nil
+                status.sources[index].origin = nil
+            }
+        }
+        return status
+    }
+
     package func status() -> EngineStatus {
         let now = scheduler.now
         var status = core.withLock { $0.engine.status(at: now) }
@@ -115,10 +130,10 @@ package final class LocationRuntime: Sendable {
         return status
     }
 
-    var latestFix: Fix? { link?.latestFix ?? core.withLock { $0.engine.latestFix } }
+    /// The app's regions of every group (monitors' conditions too) with their states, sorted by group and identifier.
+    package var storedRegions: [StoredRegion] { core.withLock { $0.engine.monitoredRegions } }
 
-    /// The app's monitored regions with their states, sorted by identifier.
-    package var monitoredRegions: [StoredRegion] { core.withLock { $0.engine.monitoredRegions } }
+    package var monitoredRegions: [MonitoredRegion] { storedRegions.filter { $0.region.group.isEmpty }.map(\.region) }
 
     /// Hears every event of every source (for `locationctl`: a replay that finished).
     package func observeSources(_ observer: @escaping @Sendable (SourceID, SourceEvent) -> Void) {
@@ -141,15 +156,9 @@ package final class LocationRuntime: Sendable {
         }
     }
 
-    func input(_ input: EngineInput) {
+    package func input(_ input: EngineInput) {
         let now = scheduler.now
-        let isMirror = link != nil
-        core.withLock { core in
-            let actions = core.engine.handle(input, at: now)
-            // A daemon client's engine only mirrors its commands; the daemon acts.
-            if !isMirror { core.outbox += actions }
-        }
-        if isMirror { return }
+        core.withLock { core in core.outbox += core.engine.handle(input, at: now) }
         drain()
     }
 
@@ -170,23 +179,19 @@ package final class LocationRuntime: Sendable {
             return (core.outbox, core.sinks)
         }) {
             for action in actions {
-                switch action {
-                case let .deliver(id, _), let .fail(id, _), let .region(id, _), let .deferredFinished(id, _),
-                    let .visit(id, _), let .paused(id), let .resumed(id):
-                    perform(action, sink: sinks[id])
-                default: perform(action, sink: nil)
+                if let (client, event) = ClientEvent.of(action) {
+                    sinks[client]?(event)
+                } else {
+                    perform(action)
                 }
             }
         }
         armTimer()
     }
 
-    private func perform(_ action: EngineAction, sink: (@Sendable (ClientEvent) -> Void)?) {
+    /// The actions the host performs itself: power and persistence.
+    private func perform(_ action: EngineAction) {
         switch action {
-        case let .deliver(_, delivery):
-            sink?(.delivery(delivery))
-        case let .fail(_, failure):
-            sink?(.failure(failure))
         case let .powerOn(id):
             guard let source = sources[id] else { return }
             logger.debug("Powering on", metadata: ["source": "\(id)"])
@@ -196,29 +201,16 @@ package final class LocationRuntime: Sendable {
         case let .powerOff(id):
             logger.debug("Powering off", metadata: ["source": "\(id)"])
             sources[id]?.stop()
-        case let .region(_, notice):
-            sink?(.region(notice))
-        case let .deferredFinished(_, error):
-            sink?(.deferredFinished(error))
-        case let .visit(_, visit):
-            sink?(.visit(visit))
-        case .paused:
-            sink?(.paused(true))
-        case .resumed:
-            sink?(.paused(false))
         case .storeRegion, .forgetRegion:
             persist(action)
+        default:
+            break
         }
     }
 
     private func sourceEvent(_ event: SourceEvent, from id: SourceID) {
         let observers = core.withLock { $0.sourceObservers }
-        switch event {
-        case let .fix(fix): input(.source(id, .fix(fix)))
-        case let .pressure(sample): input(.source(id, .pressure(sample)))
-        case let .unavailable(reason): input(.source(id, .unavailable(reason: reason)))
-        case .finished: input(.source(id, .finished))
-        }
+        input(.source(id, event))
         for observer in observers { observer(id, event) }
     }
 
@@ -249,4 +241,14 @@ package final class LocationRuntime: Sendable {
         }
         input(.tick)
     }
+}
+
+/// What only locationd does: keep events for an app that is not running, relaunch it for a session.
+extension EngineHost {
+    /// A running process hears every event: nothing is kept for it.
+    package func addPendingConsumer(channel: PendingChannel, _ consumer: @escaping PendingConsumer) -> UInt64? { nil }
+    package func removePendingConsumer(_ id: UInt64) {}
+    /// Nothing relaunches an app whose engine is its own.
+    package func holdSession() {}
+    package func releaseSession() {}
 }

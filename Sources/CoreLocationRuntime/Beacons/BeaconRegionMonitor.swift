@@ -13,12 +13,6 @@ import Synchronization
 /// the app was last told, so the next run of the app watches them again in that state: a restart neither repeats
 /// an entry nor invents one. A state is stored only while the app is authorized, since only then was it told.
 package final class BeaconRegionMonitor: Sendable {
-    package enum Notice: Sendable {
-        case determined(BeaconRegionSpec, BeaconRegionState)
-        case entered(BeaconRegionSpec)
-        case exited(BeaconRegionSpec)
-    }
-
     package struct Storage: Sendable {
         let store: BackgroundStore
         let uid: UInt32
@@ -39,10 +33,10 @@ package final class BeaconRegionMonitor: Sendable {
     }
 
     /// Watches the regions `storage` keeps (in their stored states); `announce` hears every region event.
-    init(
+    package init(
         beacons: BeaconRuntime, scanner: any BeaconScanner, storage: Storage?,
         isAuthorized: @escaping @Sendable () -> Bool, logger: Logger,
-        announce: @escaping @Sendable (Notice) -> Void
+        announce: @escaping @Sendable (BeaconRegionNotice) -> Void
     ) {
         self.storage = storage
         self.isAuthorized = isAuthorized
@@ -50,7 +44,7 @@ package final class BeaconRegionMonitor: Sendable {
         let regions = self.regions
         session = BeaconRangingSession(scanner: scanner, scheduler: beacons.scheduler) { output in
             guard case let .action(action) = output else { return }
-            let notice: Notice? =
+            let notice: BeaconRegionNotice? =
                 switch action {
                 case let .determined(identifier, state): regions.withLock { $0[identifier] }.map { .determined($0, state) }
                 case let .entered(identifier): regions.withLock { $0[identifier] }.map { .entered($0) }
@@ -67,15 +61,15 @@ package final class BeaconRegionMonitor: Sendable {
     }
 
     /// The stored regions of this app, or none.
-    static func hasStoredRegions(in storage: Storage?) -> Bool {
+    package static func hasStoredRegions(in storage: Storage?) -> Bool {
         guard let storage else { return false }
         return (try? storage.store.beaconRegions(uid: storage.uid, appID: storage.appID).isEmpty == false) ?? false
     }
 
-    var monitored: [BeaconRegionSpec] { regions.withLock { $0.values.sorted { $0.identifier < $1.identifier } } }
+    package var monitored: [BeaconRegionSpec] { regions.withLock { $0.values.sorted { $0.identifier < $1.identifier } } }
 
     /// Starts watching `region` (replacing one with its identifier), its state unknown.
-    func start(_ region: BeaconRegionSpec) {
+    package func start(_ region: BeaconRegionSpec) {
         if let storage {
             do {
                 try storage.store.save(region, uid: storage.uid, appID: storage.appID)
@@ -88,7 +82,7 @@ package final class BeaconRegionMonitor: Sendable {
     }
 
     /// Stops watching the region; false when none has that identifier.
-    func stop(_ identifier: String) -> Bool {
+    package func stop(_ identifier: String) -> Bool {
         guard regions.withLock({ $0.removeValue(forKey: identifier) }) != nil else { return false }
         session.stopMonitoring(identifier: identifier)
         if let storage {
@@ -102,7 +96,7 @@ package final class BeaconRegionMonitor: Sendable {
     }
 
     /// The region's state now (for `requestState(for:)`, answered to the asking manager alone).
-    func state(of identifier: String) -> (BeaconRegionSpec, BeaconRegionState)? {
+    package func state(of identifier: String) -> (BeaconRegionSpec, BeaconRegionState)? {
         guard let region = regions.withLock({ $0[identifier] }),
             let state = session.regionState(identifier: identifier)
         else { return nil }

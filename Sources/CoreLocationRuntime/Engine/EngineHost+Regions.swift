@@ -2,7 +2,7 @@ import Foundation
 import CoreLocationEngine
 import CoreLocationStorage
 
-extension LocationRuntime {
+extension EngineHost {
     /// Hands the engine the regions storage kept for this app.
     func restoreRegions() {
         guard let regionStore else { return }

@@ -16,7 +16,7 @@ import Synchronization
 ///    configured source is simulated (simulated positions reveal nothing about the user), otherwise
 ///    "Don't Allow" for this run only.
 package final class AuthorizationService: Sendable {
-    struct State: Sendable {
+    package struct State: Sendable {
         var level: AuthorizationLevel = .notDetermined
         var accuracy: AccuracyLevel = .full
         /// Allow Once or a default policy: lasts until the process exits, never stored.
@@ -41,12 +41,12 @@ package final class AuthorizationService: Sendable {
     private let environmentPolicy: DefaultPolicy?
     private let sourcesAreSimulated: Bool
     private let logger: Logger
-    let state = Mutex(State())
+    package let state = Mutex(State())
     /// Set when the app is a client of locationd: requests go to the daemon, which decides and
     /// tells the outcome back through `applyRemote(_:requestInProgress:)`.
-    let broker: (any AuthorizationBroker)?
+    package let broker: (any AuthorizationBroker)?
 
-    init(
+    package init(
         identity: AppIdentity,
         store: AuthorizationStore?,
         prompter: (any AuthorizationPrompter)?,
@@ -182,7 +182,7 @@ package final class AuthorizationService: Sendable {
     }
 
     /// Asks for precise location until the process exits. The error is a `CLError` code's raw value.
-    func requestTemporaryFullAccuracy(purposeKey: String, completion: @escaping @Sendable (CLErrorCodeValue?) -> Void) {
+    package func requestTemporaryFullAccuracy(purposeKey: String, completion: @escaping @Sendable (CLErrorCodeValue?) -> Void) {
         let snapshot = state.withLock { $0.effective }
         guard snapshot.allowsLocation else { return completion(.denied) }
         guard snapshot.accuracy == .reduced else { return completion(nil) }
@@ -319,7 +319,7 @@ package final class AuthorizationService: Sendable {
         if changed { notify() }
     }
 
-    func notifyObservers() { notify() }
+    package func notifyObservers() { notify() }
 
     private func notify() {
         let (authorization, observers) = state.withLock { ($0.effective, Array($0.observers.values)) }
@@ -329,7 +329,7 @@ package final class AuthorizationService: Sendable {
 
 /// `CLError.Code` raw values the authorization service reports, kept here so the service does not
 /// depend on the façade's error type.
-enum CLErrorCodeValue: Int, Sendable {
+package enum CLErrorCodeValue: Int, Sendable {
     case denied = 1
     case promptDeclined = 18
 }

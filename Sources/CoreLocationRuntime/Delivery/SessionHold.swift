@@ -5,18 +5,19 @@ import Synchronization
 /// while the process holds one, a process that ends with its updates running is relaunched at the
 /// next location update. Released once, by `invalidate()` or when the session is deallocated; a
 /// process that is killed or exits holds it to the end, which is what makes the relaunch happen.
-/// Without locationd (the in-process engine) there is nothing to relaunch the app and it does nothing.
-final class SessionHold: Sendable {
-    private let link: DaemonLink?
+/// Without locationd (the in-process engine) there is nothing to relaunch the app, and the runtime
+/// does nothing with it.
+package final class SessionHold: Sendable {
+    private let runtime: any LocationRuntime
     private let held = Mutex(true)
 
-    init(runtime: LocationRuntime) {
-        link = runtime.link
-        link?.holdSession()
+    package init(runtime: any LocationRuntime) {
+        self.runtime = runtime
+        runtime.holdSession()
     }
 
-    func release() {
+    package func release() {
         guard held.withLock({ held in defer { held = false }; return held }) else { return }
-        link?.releaseSession()
+        runtime.releaseSession()
     }
 }
