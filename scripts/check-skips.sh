@@ -22,7 +22,7 @@ for path in sorted(glob.glob("Tests/**/*.swift", recursive=True)):
     for index, line in enumerate(lines):
         declared = re.match(r"\s*(?:@\w+(?:\(.*\))?\s+)*(?:final\s+)?(?:struct|class|enum|extension)\s+(\w+)", line)
         if declared:
-            types.append(declared.group(1))
+            types.append((len(line) - len(line.lstrip()), declared.group(1)))
         if ".enabled(if:" not in line:
             continue
         # The attribute starts on this line or a line above (@Suite(.serialized,\n .enabled(...)).
@@ -40,7 +40,11 @@ for path in sorted(glob.glob("Tests/**/*.swift", recursive=True)):
             owner = name
         else:
             name = re.search(r"\bfunc\s+(\w+)", after).group(1)
-            owner = types[-1] if types else name
+            # The type the test is in: the nearest one declared less indented than the attribute (not a nested
+            # enum of arguments declared above it).
+            indent = len(lines[start]) - len(lines[start].lstrip())
+            enclosing = [type_name for type_indent, type_name in types if type_indent < indent]
+            owner = enclosing[-1] if enclosing else name
         print(f"{kind} {name}|{owner}|{comment.group(1)}")
 PY
 )"

@@ -158,7 +158,8 @@ import Testing
 
     /// Ranging runs in the process either way (the scanner is the app's); real beacons say where the user is, so
     /// the stored decision applies. BlueZ is python-dbusmock's on a private bus, with one adapter.
-    @Test(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"), arguments: Way.allCases)
+    @Test(
+        .enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"), arguments: Way.allCases)
     func beaconsNeedTheStoredDecision(way: Way) async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
