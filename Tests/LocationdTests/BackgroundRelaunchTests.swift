@@ -122,12 +122,17 @@ import Glibc
     @Test func killsAtRandomMomentsLoseAndDuplicateNothing() async throws {
         let harness = try DaemonHarness()
         let cycles = 10
-        let track = try Self.track(in: harness, outside: 6, cycles: cycles)
+        // 20 s outside (40 recorded seconds at speed 2) before the first entry: the app must have started and
+        // registered its region by then, or it registers inside and rightly hears no entry (a loaded system half
+        // took longer than the 3 s this was).
+        let track = try Self.track(in: harness, outside: 40, cycles: cycles)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
         _ = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
+        // Kills start once locationd knows the app: a kill before it registered would leave nothing to relaunch.
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
         let kills = await Self.killAtRandomMoments(log) { Self.events(log).count >= 2 * cycles }
         #expect(await Self.wait(timeout: 30) { Self.events(log).count >= 2 * cycles })
         await Polling.pause(1)
