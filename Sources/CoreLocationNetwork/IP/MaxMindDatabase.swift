@@ -23,9 +23,9 @@ public final class MaxMindDatabase: Sendable {
     public var buildDate: Date { Date(timeIntervalSince1970: TimeInterval(metadata.buildEpoch)) }
 
     private let storage: MaxMindStorage
-    /// safe: both point into `storage`'s memory, which this object keeps alive and nothing writes.
-    nonisolated(unsafe) private let tree: MaxMindSearchTree
-    nonisolated(unsafe) private let data: MaxMindSection
+    // Both are read-only views of `storage`'s bytes (raw pointers, so not Sendable by type).
+    nonisolated(unsafe) private let tree: MaxMindSearchTree  // safe: into `storage`, kept alive here, never written
+    nonisolated(unsafe) private let data: MaxMindSection  // safe: into `storage`, kept alive here, never written
 
     /// Opens the file at `path`.
     ///

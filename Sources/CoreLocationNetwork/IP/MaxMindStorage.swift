@@ -9,9 +9,9 @@ import Glibc
 /// next read of a page past the new end a SIGBUS. `scripts/fetch-ip-database.sh` replaces the file by rename, which
 /// leaves an open mapping on the old inode (docs/decisions/0060).
 final class MaxMindStorage: Sendable {
-    /// safe: set once in init to memory this object owns, never written through, released only in deinit (when no
-    /// reader can hold it: every reader keeps this object alive).
-    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+    /// Set once in init to memory this object owns, never written through, released only in deinit (when no reader
+    /// can hold it: every reader keeps this object alive).
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer  // safe: immutable after init, owned, freed in deinit only
     private let mapped: Bool
 
     /// Maps the file at `path`.
