@@ -47,13 +47,18 @@ extension DaemonCore {
     }
 
     /// The app's own engine client in the daemon: it hears every crossing, connected or not.
+    ///
+    /// Not made under `backgroundClient`'s lock: adding an engine client drains the engine's actions on this
+    /// thread, and delivering a region notice to one of the app's connections reads `backgroundClient`
+    /// (`routesThroughPending`): under the lock that was a recursive lock, and locationd crashed.
     func ensureBackgroundClient(_ app: App) {
-        app.backgroundClient.withLock { client in
-            guard client == nil else { return }
-            client = app.runtime.addClient(label: "locationd: background") { [weak self, weak app] event in
+        app.backgroundClientMaking.withLock { _ in
+            guard app.backgroundClient.withLock({ $0 }) == nil else { return }
+            let client = app.runtime.addClient(label: "locationd: background") { [weak self, weak app] event in
                 guard let self, let app else { return }
                 self.backgroundEvent(event, app: app)
             }
+            app.backgroundClient.withLock { $0 = client }
         }
     }
 

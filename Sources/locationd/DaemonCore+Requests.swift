@@ -144,13 +144,19 @@ extension DaemonCore {
                 state.labels[client] = nil
             }
         }
+        // The app's background client exists before the engine takes the command: the engine may decide a region
+        // at once (from its last fix), and whether `forward` drops a monitor condition's change for the pending
+        // events must agree with whether the background client heard it. Made after the command, the background
+        // client could miss a change whose delivery `forward` then dropped (the engine's actions may be drained on
+        // another thread, after the client was made): the app never heard its condition's first state.
+        switch command {
+        case .startMonitoring, .startSignificantChanges, .startVisits: recordLaunchTarget(of: peer, app: app)
+        default: break
+        }
         app.runtime.send(command, from: engineClient)
         switch command {
-        case .startMonitoring: recordLaunchTarget(of: peer, app: app)
-        case .startSignificantChanges, .startVisits:
-            recordLaunchTarget(of: peer, app: app)
+        case .startSignificantChanges, .startVisits, .stopSignificantChanges, .stopVisits:
             backgroundService(command, app: app)
-        case .stopSignificantChanges, .stopVisits: backgroundService(command, app: app)
         default: break
         }
         return .ok

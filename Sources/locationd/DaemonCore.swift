@@ -31,6 +31,9 @@ final class DaemonCore: Sendable {
         /// The daemon's own engine client for the app's background events (decision 0026); while
         /// set, the app stays when its last connection closes.
         let backgroundClient = Mutex<ClientID?>(nil)
+        /// Held while the background client is made, so that it is made once; never held while
+        /// `backgroundClient` is read (making the client may deliver engine events, whose routing reads it).
+        let backgroundClientMaking = Mutex(())
         /// Per connection: the highest pending event sent to it.
         let pendingSent = Mutex<[UInt64: UInt64]>([:])
         /// The services the background client runs for the app (`significant-changes`, `visits`;
