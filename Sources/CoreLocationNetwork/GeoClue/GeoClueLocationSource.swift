@@ -3,7 +3,6 @@ import CoreLocationEngine
 import CoreLocationSources
 import Foundation
 import Logging
-import Synchronization
 
 /// GeoClue 2 as a location source, for desktops where it is set up (docs/decisions/0038): while powered, a GeoClue
 /// client (`Manager.CreateClient`, else `GetClient` on GeoClue < 2.5) with our `DesktopId` and
@@ -41,8 +40,6 @@ public final class GeoClueLocationSource: LocationSource {
     private let timeout: Duration
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
-        var generation = 0
         var connection: DBusClient?
         var ownerWatch: DBusSubscription?
         var ownerKnown = false
@@ -56,7 +53,7 @@ public final class GeoClueLocationSource: LocationSource {
         var updates: DBusSubscription?
     }
 
-    private let state = Mutex(State())
+    private let state = SourceRun(State())
 
     /// kind "geoclue"; expected accuracy by the level asked for; power like the Wi-Fi source's (GeoClue's Wi-Fi).
     public init(
@@ -77,18 +74,12 @@ public final class GeoClueLocationSource: LocationSource {
     public var clientPath: String? { state.withLock { $0.clientPath } }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state in
-            state.handler = handler
-            state.generation += 1
-            return state.generation
-        }
+        let generation = state.start(handler)
         Task { await run(generation) }
     }
 
     public func stop() {
-        let (connection, watch, updates, path) = state.withLock { state in
-            state.handler = nil
-            state.generation += 1
+        let (connection, watch, updates, path) = state.stop { state in
             defer {
                 state.connection = nil
                 state.ownerWatch = nil
@@ -116,10 +107,7 @@ public final class GeoClueLocationSource: LocationSource {
         }
     }
 
-    private func emit(_ event: SourceEvent, _ generation: Int) {
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        handler?(event)
-    }
+    private func emit(_ event: SourceEvent, _ generation: Int) { state.emit(event, generation) }
 
     private func run(_ generation: Int) async {
         let connection: DBusClient
