@@ -11,8 +11,8 @@ import Synchronization
 /// `stop()` or `start(_:)` itself.
 ///
 /// Inside `withLock`, the source's own fields read as the run's (`run.timer` for `run.extra.timer`).
-public final class SourceRun<Extra: Sendable>: Sendable {
-    public typealias Handler = @Sendable (SourceEvent) -> Void
+public final class SourceRun<Extra: Sendable, Event: Sendable>: Sendable {
+    public typealias Handler = @Sendable (Event) -> Void
 
     @dynamicMemberLookup
     public struct Run: Sendable {
@@ -38,7 +38,8 @@ public final class SourceRun<Extra: Sendable>: Sendable {
     private let run: Mutex<Run>
     private let delivery: NSRecursiveLock?
 
-    public init(_ extra: Extra, exclusiveDelivery: Bool = false) {
+    /// A run of a source whose events are `Event`s (a heading source's, a sensor's samples).
+    public init(_ extra: Extra, events: Event.Type, exclusiveDelivery: Bool = false) {
         run = Mutex(Run(extra: extra))
         delivery = exclusiveDelivery ? NSRecursiveLock() : nil
     }
@@ -86,7 +87,7 @@ public final class SourceRun<Extra: Sendable>: Sendable {
     /// Hands `events` to the handler of run `generation` while it is the running run, checked again before each
     /// (a handler may stop the run). False when the run is over.
     @discardableResult
-    public func emit(_ events: [SourceEvent], _ generation: Int) -> Bool {
+    public func emit(_ events: [Event], _ generation: Int) -> Bool {
         exclusively {
             guard let handler = run.withLock({ $0.isCurrent(generation) ? $0.handler : nil }) else { return false }
             for event in events {
@@ -98,7 +99,7 @@ public final class SourceRun<Extra: Sendable>: Sendable {
     }
 
     @discardableResult
-    public func emit(_ event: SourceEvent, _ generation: Int) -> Bool { emit([event], generation) }
+    public func emit(_ event: Event, _ generation: Int) -> Bool { emit([event], generation) }
 
     /// `body` under the delivery lock (with `exclusiveDelivery`; else just `body`): what must not interleave with a
     /// delivery, as `start` and `stop` of a source that promises nothing after `stop()`.
@@ -107,5 +108,12 @@ public final class SourceRun<Extra: Sendable>: Sendable {
         delivery.lock()
         defer { delivery.unlock() }
         return try body()
+    }
+}
+
+extension SourceRun where Event == SourceEvent {
+    /// A location source's run.
+    public convenience init(_ extra: Extra, exclusiveDelivery: Bool = false) {
+        self.init(extra, events: SourceEvent.self, exclusiveDelivery: exclusiveDelivery)
     }
 }

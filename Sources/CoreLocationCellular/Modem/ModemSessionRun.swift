@@ -13,7 +13,7 @@ final class ModemSessionRun<Extra: Sendable>: Sendable {
 
     private let session: ModemManagerSession
     private let demand: ModemDemand
-    private let run: SourceRun<Listening>
+    private let run: SourceRun<Listening, SourceEvent>
 
     init(session: ModemManagerSession, demand: ModemDemand, extra: Extra) {
         self.session = session

@@ -24,7 +24,7 @@ public final class GPSDLocationSource: LocationSource {
     private let scheduler: any Scheduler
     private let logger: Logger
     /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
-    private let state: SourceRun<State>
+    private let state: SourceRun<State, SourceEvent>
 
     private struct State {
         var channel: (any GPSDChannel)?

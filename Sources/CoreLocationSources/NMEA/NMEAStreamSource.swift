@@ -36,7 +36,7 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     let logger: Logger
     let referenceDate: Date?
     /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
-    let state: SourceRun<State>
+    let state: SourceRun<State, SourceEvent>
 
     struct State {
         var status = NMEAReceiverStatus()
@@ -170,7 +170,7 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     }
 
     /// Tells a running reader thread to finish (it closes its own descriptors).
-    private func wake(_ state: inout SourceRun<State>.Run) {
+    private func wake(_ state: inout SourceRun<State, SourceEvent>.Run) {
         if let fd = state.wakeDescriptor {
             var byte: UInt8 = 1
             _ = send(fd, &byte, 1, Int32(MSG_NOSIGNAL))

@@ -32,7 +32,7 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     private let scheduler: any Scheduler
     private let logger: Logger
     /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
-    private let state: SourceRun<State>
+    private let state: SourceRun<State, SourceEvent>
 
     private struct State {
         var work: (any ScheduledWork)?
@@ -135,13 +135,13 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     }
 
     /// Scheduler time of the next emission, nil when a route has ended.
-    private func nextDeadline(_ state: SourceRun<State>.Run, now: Double, origin: Double) -> Double? {
+    private func nextDeadline(_ state: SourceRun<State, SourceEvent>.Run, now: Double, origin: Double) -> Double? {
         guard let player = state.player else { return now }
         if state.resuming { return now }
         return player.nextDue.map { max(now, origin + $0) }
     }
 
-    private func schedule(_ state: inout SourceRun<State>.Run, deadline: Double) {
+    private func schedule(_ state: inout SourceRun<State, SourceEvent>.Run, deadline: Double) {
         let generation = state.generation
         state.work = scheduler.schedule(at: deadline) { [weak self] in
             self?.fire(generation: generation, deadline: deadline)
@@ -182,7 +182,7 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
 
     /// The events due at `now`: fixes (through the noise model), `.unavailable` when a dropout
     /// starts, `.finished` after a route's last point.
-    private func produce(_ state: inout SourceRun<State>.Run, now: Double, origin: Double) -> [SourceEvent] {
+    private func produce(_ state: inout SourceRun<State, SourceEvent>.Run, now: Double, origin: Double) -> [SourceEvent] {
         let timestamp = scheduler.wallClock(at: now)
         var fixes: [Fix]
         if var player = state.player {
