@@ -1,16 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see ../shared/ARCHITECTURE.md and docs/decisions/0001, 0009). Apps import only `CoreLocation`;
-// the internal modules carry the `CoreLocation` prefix because SwiftPM needs target names unique across
-// a whole package graph, and an app's own `Geodesy` or `Geocoding` target must not collide with ours.
-//   CoreLocationGeodesy    pure numerics, depends on nothing
-//   CoreLocationEngine     pure state machine over plain values; depends on CoreLocationGeodesy only
-//   CoreLocationSources    I/O that produces fixes: simulator, NMEA, gpsd, IIO magnetometer
-//   CoreLocationStorage    SQLite (GRDB): authorization decisions, regions, monitor records
-//   CoreLocationGeocoding  offline gazetteer and online backends
-//   CoreLocation           Apple's façade; owns no policy, translates calls into engine inputs
-//   locationctl            the command-line tool
+// Layers, bottom to top: a target depends only on targets listed before it (docs/decisions/0066 for the picture and why,
+// 0009 for the names). Apps import only `CoreLocation`; the internal modules carry the `CoreLocation` prefix because
+// SwiftPM needs target names unique across a whole package graph, and an app's own `Geodesy` or `Geocoding` target
+// must not collide with ours (IntegrationPackages/NameCollision proves it).
+//   CoreLocationGeodesy         pure numerics, depends on nothing (not even Foundation): geodesics, WMM, EGM96 geoid
+//   CoreLocationEngine          the state machine over plain values, clock injected, no I/O; needs Geodesy only
+//   CoreLocationDBus            the D-Bus protocol in Swift, for the sources that speak to system services
+//   CoreLocationSources         sources with no bus: simulator, NMEA, gpsd, IIO magnetometer and barometer; schedulers
+//   CoreLocationNetwork         IP, Wi-Fi, GeoClue          CoreLocationCellular   ModemManager, cell table
+//   CoreLocationBeacons         BLE beacons through BlueZ   CoreLocationStorage    SQLite (GRDB)
+//   CoreLocationGeocoding       the gazetteer (a resource) and Nominatim
+//   CoreLocationReporting       the position reporter      CoreLocationDaemonProtocol   locationd's wire
+//   CoreLocationRuntime         where Core Location runs (in this process or in locationd), behind one interface;
+//                               authorization policy, identity, prompters, the one composition root
+//   CoreLocation                Apple's names only: forwards to the runtime's interface, holds no policy
+//   locationd, locationctl      the system service (runtime, never the façade) and the command-line tool
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -36,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // The EGM96 geoid is compiled in (EGM96Geoid+Data*.swift), not a resource: every fix needs it, and this module
+        // needs no Foundation (docs/decisions/0084).
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
         .target(
             name: "CoreLocationEngine",
@@ -63,8 +71,9 @@ let package = Package(
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus", "CoreLocationGPSDTestSupport"], swiftSettings: strictSettings),
         // Network positioning (issue 14): IP (MaxMind DB files, read natively: docs/decisions/0060), Wi-Fi
-        // (NetworkManager + an Ichnaea geolocate service), GeoClue. A module of its own so that only programs that use
-        // these sources link libdbus.
+        // (NetworkManager + an Ichnaea geolocate service), GeoClue. A module of its own so that only the programs that
+        // run these sources (locationd, locationctl) link AsyncHTTPClient and swift-nio; apps get them through
+        // locationd (docs/decisions/0038).
         .target(
             name: "CoreLocationNetwork",
             dependencies: [
@@ -88,8 +97,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
-        // CoreLocationDBus, recorded-advert replay. The façade links it (decision 0029); no C library comes with it
-        // (0058).
+        // CoreLocationDBus, recorded-advert replay. The runtime and the façade link it (ranging runs in the app's
+        // process, 0050); no C library comes with it (0058).
         .target(
             name: "CoreLocationBeacons",
             dependencies: [
@@ -97,6 +106,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What must survive a restart, in SQLite: decisions, regions, monitor records, launch targets, pending events.
         .target(
             name: "CoreLocationStorage",
             dependencies: [
@@ -106,6 +116,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // CLGeocoder's backends: the offline gazetteer, a SwiftPM resource loaded on first use (only geocoding needs
+        // it, so a program without its bundle loses geocoding alone: docs/decisions/0084), and Nominatim.
         .target(
             name: "CoreLocationGeocoding",
             dependencies: ["CoreLocationGeodesy", .product(name: "Logging", package: "swift-log")],
@@ -147,6 +159,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The product: Apple's names, signatures and behaviour, forwarding to CoreLocationRuntime's one interface.
         .target(
             name: "CoreLocation",
             dependencies: [
@@ -162,6 +175,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The command-line tool: the façade and the runtime's interface, with every source module its options name.
         .executableTarget(
             name: "locationctl",
             dependencies: [
@@ -182,7 +196,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The system service: one engine, every app (docs/decisions/0010, 0011).
+        // The system service: an engine host per app over shared sources, through the runtime, never the façade
+        // (docs/decisions/0010, 0011, 0066).
         .executableTarget(
             name: "locationd",
             dependencies: [
@@ -224,8 +239,8 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
-        // libFuzzer targets (scripts/fuzz.sh, docs/decisions/0021): NMEA parser, NMEA line splitter, gpsd JSON,
-        // GPX. Their shared entry point (CoreLocationFuzzSupport) runs libFuzzer's driver in a
+        // libFuzzer targets (scripts/fuzz.sh, docs/decisions/0021): NMEA parser, NMEA line splitter, gpsd JSON, GPX,
+        // beacon frames, D-Bus messages, MaxMind files. Their shared entry point (CoreLocationFuzzSupport) runs libFuzzer's driver in a
         // `-sanitize=fuzzer -DFUZZING` build; a plain build gives executables that replay the files given.
         .target(name: "CoreLocationFuzzSupport", swiftSettings: strictSettings),
         .executableTarget(
