@@ -85,6 +85,14 @@ extension LocationEngine {
         regions.compactIndex()
     }
 
+    /// A new valid fix for the monitoring services: screened for jumps (decision 0063), it feeds the
+    /// stay (decision 0064) and the regions; a jump feeds neither.
+    mutating func observeMonitoringFix(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
+        guard jumpScreen.screen(fix) == .accepted else { return }
+        stay.observe(fix)
+        evaluateRegions(fix, at: now, into: &actions)
+    }
+
     /// Applies a valid fix to the regions and tells every client what changed.
     mutating func evaluateRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         guard regionsAuthorized, regions.count > 0 else { return }
