@@ -66,7 +66,7 @@ public struct JumpScreen: Sendable, Hashable, Codable {
     public var isHolding: Bool { holdSince != nil }
 
     /// Screens one fix (valid: accuracy ≥ 0, finite coordinate). A fix not newer than the last one
-    /// screened is a jump (it cannot be placed on the track).
+    /// screened is a jump unless it agrees with the last accepted one (a repeat).
     public mutating func screen(_ fix: Fix) -> Verdict {
         let sample = Sample(
             time: fix.timestamp.timeIntervalSince1970, latitude: fix.latitude, longitude: fix.longitude,
@@ -76,7 +76,11 @@ public struct JumpScreen: Sendable, Hashable, Codable {
             return .accepted
         }
         let newest = max(last.time, lastHeld?.time ?? last.time)
-        guard sample.time > newest else { return .jump }
+        // Not newer (a repeat, or out of order): accepted only where the last accepted fix's and its own
+        // accuracies overlap; it changes nothing.
+        guard sample.time > newest else {
+            return Self.distance(last, sample) <= last.accuracy + sample.accuracy ? .accepted : .jump
+        }
         // While a jump is held, the time it lasts gives the user no room to speed up: back means within
         // what the recent speed covers (a held spike is not a gap).
         if plausible(from: last, to: sample, recent: recentSpeed, holding: holdSince != nil) {

@@ -8,18 +8,21 @@ import Foundation
 /// spread and tells a wander from a walk by where the fixes' *mean* goes. Time is the fixes' own
 /// timestamps (a replay at any speed decides the same). Fed screened fixes (`JumpScreen`).
 ///
-/// - **Staying begins** when the fixes of the last `window` seconds (300 s, the window full) all lie
+/// - **Staying begins** when the fixes of the last `window` seconds (300 s, the window full, its fixes
+///   covering half of it, each standing for at most 30 s) all lie
 ///   within `maximumRadius` (250 m) of their mean and the mean of the window's older half lies
 ///   within `walkingSpeed × window / 2` (0.6 m/s: 90 m) of the newer half's. A walk at 1.1 m/s
 ///   moves its halves' means 165 m apart; a dawdle, or a wander that comes back, does not. The stay
 ///   begins at the window's first fix.
 /// - **The stay** is the time-weighted mean of its fixes (each standing for the seconds since the
 ///   one before, at most 30 s), its *spread* their RMS distance from it, and its *envelope*
-///   `clamp(3 × spread, minimumRadius, maximumRadius)`: 50 m at least, 250 m at most. A fix within
+///   `clamp(3 × spread, minimumRadius, maximumEnvelope)`: 50 m at least, 100 m at most. A fix within
 ///   the envelope plus its own accuracy (at most 100 m) belongs to the stay and refines it.
 /// - **Staying ends** when at least two fixes in a row lie outside, the last `departure` (20 s)
 ///   after the first: one wild fix, or a moment beyond the envelope, changes nothing. The fixes
-///   outside start the next window.
+///   outside start the next window. It also ends when the stay's own fixes of the last `window`
+///   walk by the test that began it (a slow walk taken for a stay).
+/// - The place is measured from the window's newer half (the older may hold the end of the walk in).
 /// - Where the user is, while staying: the stay's mean, known to `spread / √(duration / 120 s)` (the
 ///   wander is correlated over minutes, so its mean settles that slowly), not the newest fix.
 public struct StayTracker: Sendable {
@@ -28,6 +31,9 @@ public struct StayTracker: Sendable {
         public var walkingSpeed = 0.6
         public var minimumRadius = 50.0
         public var maximumRadius = 250.0
+        /// The envelope's largest radius, metres (the engine's stationary region): tuned on the reporter's
+        /// tuning half, where 150 m and 250 m let walks out inside the envelope break ε (decision 0064).
+        public var maximumEnvelope = 100.0
         /// Envelope = spreadFactor × spread (RMS), clamped.
         public var spreadFactor = 3.0
         public var departure = 20.0
@@ -79,6 +85,8 @@ public struct StayTracker: Sendable {
     private var staySince = 0.0
     private var stayLast = 0.0
     private var away: [Sample] = []
+    /// While staying: the stay's fixes of the last `window` seconds (the walking test goes on).
+    private var recentWindow: [Sample] = []
     private var lastTime: Double?
 
     public init(parameters: Parameters = Parameters()) {
@@ -99,7 +107,7 @@ public struct StayTracker: Sendable {
 
     /// The distance within which a fix belongs to the stay, before its own accuracy, metres.
     public var envelope: Double? {
-        stay.map { min(max(parameters.spreadFactor * $0.spread, parameters.minimumRadius), parameters.maximumRadius) }
+        stay.map { min(max(parameters.spreadFactor * $0.spread, parameters.minimumRadius), parameters.maximumEnvelope) }
     }
 
     /// Where the user stays, and how well that is known (metres), while staying.
@@ -144,6 +152,17 @@ public struct StayTracker: Sendable {
                 current.add(sample)
                 stay = current
                 stayLast = time
+                // The stay's own fixes must not walk either: a slow walk taken for a stay ends when the
+                // last window's halves' means part as a walk's do.
+                recentWindow.append(sample)
+                while recentWindow.count > 1, time - recentWindow[1].time >= parameters.window {
+                    recentWindow.removeFirst()
+                }
+                if walked(recentWindow) {
+                    stay = nil
+                    candidate = recentWindow
+                    recentWindow.removeAll()
+                }
                 return
             }
             away.append(sample)
@@ -156,30 +175,44 @@ public struct StayTracker: Sendable {
         candidate.append(sample)
         while candidate.count > 1, time - candidate[1].time >= parameters.window { candidate.removeFirst() }
         if let started = dwelling() {
+            // The place from the window's newer half: its older half may hold the last of the walk in.
+            let middle = (started + time) / 2
             var sums = Sums()
-            for s in candidate { sums.add(s) }
+            for s in candidate where s.time >= middle { sums.add(s) }
             stay = sums
             staySince = started
             stayLast = time
+            recentWindow = candidate
             candidate.removeAll()
         }
     }
 
-    /// The window is full, compact and its mean did not walk: the time the stay began.
-    private func dwelling() -> Double? {
-        guard let first = candidate.first, let last = candidate.last, last.time - first.time >= parameters.window
-        else { return nil }
-        var all = Sums()
+    /// Whether a full window's older half's mean lies more than `walkingSpeed × window / 2` from its newer
+    /// half's: the fixes walk.
+    private func walked(_ samples: [Sample]) -> Bool {
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= parameters.window
+        else { return false }
         var older = Sums()
         var newer = Sums()
         let middle = (first.time + last.time) / 2
-        for s in candidate {
-            all.add(s)
+        for s in samples {
             if s.time < middle { older.add(s) } else { newer.add(s) }
         }
         let (a, b) = (older.mean, newer.mean)
-        let walked = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-        guard walked <= parameters.walkingSpeed * parameters.window / 2 else { return nil }
+        return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            > parameters.walkingSpeed * parameters.window / 2
+    }
+
+    /// The window is full, compact and its mean did not walk: the time the stay began.
+    private func dwelling() -> Double? {
+        guard let first = candidate.first, let last = candidate.last, last.time - first.time >= parameters.window,
+            !walked(candidate)
+        else { return nil }
+        var all = Sums()
+        for s in candidate.dropFirst() { all.add(s) }
+        // Fixes must cover half the window (each standing for at most 30 s): a receiver silent for minutes
+        // says nothing of where its user went meanwhile.
+        guard all.weight >= parameters.window / 2 else { return nil }
         let m = all.mean
         let compact = candidate.allSatisfy {
             (($0.x - m.x) * ($0.x - m.x) + ($0.y - m.y) * ($0.y - m.y)).squareRoot() <= parameters.maximumRadius

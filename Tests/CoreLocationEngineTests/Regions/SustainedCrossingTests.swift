@@ -151,11 +151,11 @@ import Testing
         #expect(d.trace(app) == ["start:home", "in:home"])
     }
 
-    /// A real fast move: a car at 33 m/s (120 km/h) through a 300 m region, fixes every 1 s or 5 s, after
-    /// standing still: entered and left, no fix screened as a jump.
+    /// A real fast move: a car at 33 m/s (120 km/h) through a 600 m region (clearly inside for 34 s), fixes
+    /// every 1 s or 5 s, after standing still: entered and left, no fix screened as a jump.
     @Test(arguments: [1.0, 5.0])
     func aRealFastMoveCrosses(step: Double) throws {
-        let region = MonitoredRegion(identifier: "motorway", latitude: 45.0, longitude: 6.0, radius: 300)
+        let region = MonitoredRegion(identifier: "motorway", latitude: 45.0, longitude: 6.0, radius: 600)
         var d = driver()
         d.send(.client(app, .startMonitoring(region)))
         var t = 0.0
@@ -178,6 +178,58 @@ import Testing
             ])
     }
 
+    /// The rule on a 200 m region (hysteresis 20 m), fix by fix at 1 Hz: 190 m is inside the band (no
+    /// evidence, ever); 168 m with 5 m accuracy is clear (173 ≤ 180): held from halfway to the fix before,
+    /// the entry comes 20 s after that; a clear fix of the old side cancels; a run restarts after a
+    /// gap of more than 60 s between clear fixes.
+    @Test func theRuleFixByFix() {
+        var d = driver()
+        d.send(.client(app, .startMonitoring(home)))
+        var t = 0.0
+        func at(_ metres: Double, accuracy: Double = 5) {
+            let p = point(from: home.latitude, home.longitude, azimuth: 30, metres: metres)
+            d.advance(to: t)
+            d.send(.source(gnss.id, .fix(fix(p.0, p.1, accuracy: accuracy, at: t))))
+        }
+        at(400)
+        // A minute without a fix, so that the step in is one a walker makes (no jump, decision 0063).
+        t += 60
+        for _ in 0..<300 {
+            t += 1
+            at(190)
+        }
+        #expect(d.trace(app) == ["start:home", "out:home"])
+        // 10 s later (a walker's step), clear from T: held from T − 5 s (halfway to the fix before), so 20 s at
+        // the 16th clear fix (T + 15), not at the 15th.
+        t += 9
+        for _ in 0..<15 {
+            t += 1
+            at(168)
+        }
+        #expect(d.trace(app).count == 2)
+        t += 1
+        at(168)
+        #expect(d.trace(app).suffix(2) == ["enter:home", "in:home"])
+        // Every 5 s (steps a car makes): out (260 m) for 15 s, one clear inside fix, out again for 15 s: no
+        // exit, the inside fix started the run again (each run held 12.5 s).
+        for step in 1...7 {
+            t += 5
+            at(step == 4 ? 168 : 260)
+        }
+        #expect(d.trace(app).count == 4)
+        // Clear outside fixes 90 s apart: each starts a new run, held 10 s, never 20 s.
+        for _ in 0..<5 {
+            t += 90
+            at(260)
+        }
+        #expect(d.trace(app).count == 4)
+        for _ in 0..<21 {
+            t += 1
+            at(260)
+        }
+        #expect(d.trace(app).suffix(2) == ["exit:home", "out:home"])
+    }
+
     /// A fix whose accuracy disc straddles the band is no evidence either way: 10 min of fixes 250 m from
     /// the centre of a 200 m region, each saying 60 m, leave the user inside.
     @Test func aFixStraddlingTheBoundaryIsNoEvidence() {
@@ -188,7 +240,8 @@ import Testing
             d.feed(home.latitude, home.longitude)
         }
         let far = point(from: home.latitude, home.longitude, azimuth: 0, metres: 250)
-        for t in 60..<660 {
+        // From t = 120, after a minute without a fix: a walk there, not a jump (decision 0063).
+        for t in 120..<720 {
             d.advance(to: Double(t))
             d.feed(far.0, far.1, accuracy: 60)
         }

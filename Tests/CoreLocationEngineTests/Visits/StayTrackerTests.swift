@@ -18,26 +18,37 @@ import Testing
         let sigma = 75 / 2.0.squareRoot()
         let a = exp(-1.0 / 120)
         var stayingFrom: Int?
-        var endedAfter = false
+        var stayingSeconds = 0
         for t in 0..<3600 {
             x = a * x + sigma * (1 - a * a).squareRoot() * gaussian(&random)
             y = a * y + sigma * (1 - a * a).squareRoot() * gaussian(&random)
             tracker.observe(Self.at(x, y, Double(t)))
             if tracker.isStaying, stayingFrom == nil { stayingFrom = t }
-            if stayingFrom != nil, !tracker.isStaying { endedAfter = true }
+            if tracker.isStaying { stayingSeconds += 1 }
         }
         #expect((stayingFrom ?? .max) <= 900, "\(String(describing: stayingFrom))")
-        #expect(!endedAfter)
-        // Leaving: a walk away at 1.3 m/s ends the stay once beyond its envelope, 20 s later.
-        let envelope = tracker.envelope ?? 0
-        var ended: Double?
-        for s in 1...600 {
-            tracker.observe(Self.at(1.3 * Double(s), 0, Double(3600 + s)))
-            if !tracker.isStaying, ended == nil { ended = 1.3 * Double(s) }
+        // The envelope is at most 100 m (decision 0064): a wander beyond it for 20 s ends the stay and the
+        // next 5 minutes begin another. Most of the hour is a stay all the same.
+        #expect(stayingSeconds >= 1800, "\(stayingSeconds) s of 3600 staying")
+    }
+
+    /// Leaving: 10 min standing (a few metres of noise), then a walk away at 1.3 m/s: the stay ends once
+    /// two fixes, 20 s apart, lie beyond its envelope (50 m, the least) plus their accuracy.
+    @Test func aWalkAwayEndsTheStay() throws {
+        var random = SeededGenerator(seed: 9)
+        var tracker = StayTracker()
+        for t in 0..<600 {
+            tracker.observe(Self.at(3 * gaussian(&random), 3 * gaussian(&random), Double(t)))
         }
-        // The envelope is around the stay's mean, which the wander leaves up to ~80 m from the origin.
-        #expect(ended != nil)
-        #expect((ended ?? .infinity) <= envelope + 5 + 1.3 * 25 + 80, "envelope \(envelope), ended at \(String(describing: ended))")
+        #expect(tracker.isStaying)
+        #expect(tracker.envelope == 50)
+        var ended: Double?
+        for s in 1...300 where ended == nil {
+            tracker.observe(Self.at(1.3 * Double(s), 0, Double(600 + s)))
+            if !tracker.isStaying { ended = 1.3 * Double(s) }
+        }
+        let metres = try #require(ended)
+        #expect(metres > 55 && metres <= 55 + 1.3 * 21 + 5, "ended \(metres) m out")
     }
 
     /// Round a 600 m block for an hour, at 1.0 and 1.3 m/s (its corners included).
