@@ -92,10 +92,6 @@ public struct BoundedPolicy: Sendable {
     private var simplifier: OnlineSimplifier
     private var stationary: StationaryDetector
     private var visits = VisitDetector()
-    /// Stays whose fixes wander (decision 0064): settles the user, and tells a stay's noise from leaving.
-    private var stays = StayTracker()
-    /// Whether the stay tracker held the current settle as a stay at any of its fixes.
-    private var settleTracked = false
     private let stillFor: Double
     private var movingSince: Double?
     private var newest: ReportPoint?
@@ -137,7 +133,6 @@ public struct BoundedPolicy: Sendable {
         (previousGood, lastGood) = (lastGood, point)
         let now = point.time
         stationary.observe(fix, at: now)
-        stays.observe(fix)
         let events = visits.observe(fix)
         if movingSince == nil { movingSince = now }
         switch phase {
@@ -195,8 +190,7 @@ public struct BoundedPolicy: Sendable {
         dwell.append(point)
         while dwell.count > 1, point.time - dwell[1].time >= parameters.dwellTime { dwell.removeFirst() }
         let dwelt = !still && dwelling(point)
-        let staying = !still && !dwelt && arrival == nil && stays.isSettled
-        if still || dwelt || arrival != nil || staying {
+        if still || dwelt || arrival != nil {
             out.removeAll { $0.point == point }
             let why = still
                 ? "settled: still for \(Int(stillFor)) s"
@@ -207,10 +201,7 @@ public struct BoundedPolicy: Sendable {
             // The centre starts from the evidence that settled the user, weighted by the time it spans:
             // the dwell window's mean, the visit's centre, or this fix (a stillness settle's fixes all
             // lay within `stillRadius` of it).
-            if staying, let centre = stays.centre, let since = stays.since?.timeIntervalSince1970 {
-                settle(at: point, since: since, centre: StayCentre(
-                    latitude: centre.latitude, longitude: centre.longitude, time: point.time, weight: point.time - since))
-            } else if dwelt, let mean = StayCentre(dwell) {
+            if dwelt, let mean = StayCentre(dwell) {
                 settle(at: point, since: point.time - parameters.dwellTime, centre: StayCentre(
                     latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime))
             } else if !still, let arrival {
@@ -242,19 +233,14 @@ public struct BoundedPolicy: Sendable {
         self.centre = centre
         recent.removeAll()
         dwell.removeAll()
-        settleTracked = stays.isStaying
     }
 
     private mutating func whileSettled(_ point: ReportPoint, departed: Bool) -> [ReportDecision] {
         guard let place, var centre else { return [] }
         let distance = SynchronizedDistance.distance(place, point)
         let fromCentre = centre.distance(to: point)
-        // A fix within the envelope of a stay whose fixes wander is the stay's noise, not leaving (decision 0064).
-        let noise = stays.isStaying
-            && stays.holds(latitude: point.latitude, longitude: point.longitude, accuracy: point.horizontalAccuracy)
-        if stays.isStaying { settleTracked = true }
-        var left = !noise && (departed
-            || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy))
+        var left = departed
+            || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy)
         if let freshness = parameters.freshness, distance > min(freshness, parameters.regionRadius) { left = true }
         if left {
             phase = .moving
@@ -346,8 +332,7 @@ public struct BoundedPolicy: Sendable {
         }
         let distances = stay.map { centre.distance(to: $0) }.sorted()
         let scatter = 2 * distances[distances.count / 2]
-        // A stay the tracker held: its scatter, however wide, is the receiver's wander (decision 0064).
-        let compact = scatter <= parameters.dwellRadius || settleTracked
+        let compact = scatter <= parameters.dwellRadius
         var fixes = stay
         var start = place
         var why = "the stay was not still"
