@@ -2,6 +2,8 @@
 # Altitude: GNSS alone against barometric fusion, and floor counting, on seeded synthetic profiles.
 # Usage: Benchmarks/altitude/run.sh [SEEDS]     (default 10)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
 here="$(cd "$(dirname "$0")" && pwd)"
 seeds="${1:-10}"
 out="$here/out"

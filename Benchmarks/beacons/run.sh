@@ -3,6 +3,8 @@
 #   Benchmarks/beacons/run.sh [SECONDS] [--locationctl]   (default 120 s; the issue asks for 600)
 # Default: the stand-in (standin/, the beacon modules alone, release); --locationctl: the release locationctl.
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-120}"
 if [ "${2:-}" = --locationctl ]; then

@@ -4,6 +4,8 @@
 # table and a separate index), on the same generated rows and keys, in one run.
 # Usage: Benchmarks/cells/run.sh [ROWS] [KEYS]     (default 1000000 rows, 100000 keys; the issue asks for 10^7)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/out"
 mkdir -p "$out"

@@ -5,6 +5,9 @@
 # polygon test while reverse_geocoder still searches, so the all-points figures are secondary.
 # Usage: Benchmarks/geocoding/run.sh [POINTS] [REPETITIONS]     (defaults 100000 and 5)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
 here="$(cd "$(dirname "$0")" && pwd)"
 n="${1:-100000}"
 reps="${2:-5}"

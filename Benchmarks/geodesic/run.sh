@@ -2,20 +2,14 @@
 # Geodesic inverse: our Swift Geodesy module against GeographicLib C++, on the same 10^6 seeded pairs.
 # Usage: Benchmarks/geodesic/run.sh [PAIRS] [REPETITIONS]     (defaults 1000000 and 7)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3 g++
+require_packages libgeographiclib-dev
 here="$(cd "$(dirname "$0")" && pwd)"
 n="${1:-1000000}"
 reps="${2:-7}"
 out="$here/out"
 mkdir -p "$out"
-
-if [ ! -f /usr/include/GeographicLib/Geodesic.hpp ]; then
-    echo "GeographicLib C++ headers not found. Install them with:" >&2
-    echo "    sudo apt-get install -y libgeographiclib-dev" >&2
-    exit 1
-fi
-for tool in g++ python3 swift; do
-    command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
-done
 
 echo "== generating $n seeded pairs"
 python3 "$here/make_pairs.py" "$out/pairs.bin" "$n" 42

@@ -3,13 +3,16 @@
 # Usage: Benchmarks/geoid/run.sh [POINTS] [REPETITIONS]     (defaults 1000000 and 7)
 # Needs Debian's proj-data (/usr/share/proj/egm96_15.gtx).
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
+require_packages proj-data
 here="$(cd "$(dirname "$0")" && pwd)"
 n="${1:-1000000}"
 reps="${2:-7}"
 gtx=/usr/share/proj/egm96_15.gtx
 out="$here/out"
 mkdir -p "$out"
-[ -f "$gtx" ] || { echo "missing $gtx: sudo apt-get install -y proj-data" >&2; exit 1; }
 if [ ! -x "$out/venv/bin/python" ]; then
     echo "== making a venv with pyproj"
     python3 -m venv "$out/venv"

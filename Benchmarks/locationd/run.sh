@@ -7,9 +7,11 @@
 # links libcurl); the driver is bench.py (Python 3, standard library only).
 # Usage: Benchmarks/locationd/run.sh [--seconds 60] [--clients 8,64,256,1000] [--trials 1000]
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
+require_packages gpsd libcurl4-openssl-dev
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-command -v gpsd >/dev/null || [ -x /usr/sbin/gpsd ] || { echo "install gpsd: sudo apt-get install -y gpsd" >&2; exit 1; }
 mkdir -p "$here/out"
 for product in locationd locationctl; do
     swift build -c release --static-swift-stdlib --package-path "$root" --product "$product" >"$here/out/build.log" 2>&1 \

@@ -2,6 +2,9 @@
 # WMM2025: our Swift Geodesy against NOAA's wmm-calculator and pygeomag, on the same seeded points.
 # Usage: Benchmarks/magnetic/run.sh [POINTS] [REPETITIONS]     (defaults 10000 and 7)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
 here="$(cd "$(dirname "$0")" && pwd)"
 n="${1:-10000}"
 reps="${2:-7}"

@@ -6,19 +6,16 @@
 #     typed field read; our full pipeline to fixes, all with the same REPETITIONS (medians).
 # Usage: Benchmarks/nmea/run.sh [SENTENCES] [REPETITIONS]     (defaults 1000000 and 5)
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
+require_packages gpsd-clients
 here="$(cd "$(dirname "$0")" && pwd)"
 n="${1:-1000000}"
 reps="${2:-5}"
 out="$here/out"
 mkdir -p "$out"
 
-command -v gpsdecode >/dev/null || {
-    echo "gpsdecode not found. Install it with: sudo apt-get install -y gpsd-clients" >&2
-    exit 1
-}
-for tool in python3 swift; do
-    command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
-done
 if [ ! -x "$out/venv/bin/python" ]; then
     echo "== installing pynmea2 into $out/venv"
     python3 -m venv "$out/venv"

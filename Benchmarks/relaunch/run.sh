@@ -5,6 +5,8 @@
 # standard library only). No peer runs on Linux: Apple's and Android's figures are quoted in README.
 # Usage: Benchmarks/relaunch/run.sh [--events 1000]
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 mkdir -p "$here/out"

@@ -7,6 +7,9 @@
 # Usage: Benchmarks/replay/run.sh [SIZES] [REPETITIONS]   (defaults "10000 100000 1000000" and 3)
 # Needs: swift, python3, gpsdecode (apt-get install gpsd-clients), GNU time (apt-get install time).
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
+require_packages gpsd-clients time libcurl4-openssl-dev
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 sizes="${1:-10000 100000 1000000}"
@@ -14,9 +17,6 @@ reps="${2:-3}"
 out="$here/out"
 scratch="${SCRATCH:-$root/.build}"   # SCRATCH=DIR keeps the release build apart from a debug one
 mkdir -p "$out"
-for tool in swift python3 gpsdecode /usr/bin/time; do
-    command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
-done
 
 # Linked as packaging/build-deb.sh ships it (--static-swift-stdlib; needs libcurl4-openssl-dev), as
 # Benchmarks/locationd does: the 10^4 row then times the start-up users get.
