@@ -51,26 +51,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libdbus-1 and the project's small D-Bus layer (docs/decisions/0024): NetworkManager, GeoClue, BlueZ,
-        // ModemManager. Nothing but the sources that talk to those services depends on it.
-        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The project's D-Bus layer, the protocol spoken natively in Swift (docs/decisions/0024, 0058): NetworkManager,
+        // GeoClue, BlueZ, ModemManager. No C library and no header: it builds with the Swift toolchain alone.
         .target(
             name: "CoreLocationDBus",
-            dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // A real gpsd and the loopback NMEA feed it reads, for GPSDIntegrationTests and LocationdTests.
         .target(name: "CoreLocationGPSDTestSupport", swiftSettings: strictSettings),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus", "CoreLocationGPSDTestSupport"], swiftSettings: strictSettings),
-        // libmaxminddb: offline IP geolocation (docs/decisions/0025).
-        .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
-        // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),
-        // GeoClue. A module of its own so that only programs that use these sources link libdbus and libmaxminddb.
+        // Network positioning (issue 14): IP (MaxMind DB files, read natively: docs/decisions/0060), Wi-Fi
+        // (NetworkManager + an Ichnaea geolocate service), GeoClue. A module of its own so that only programs that use
+        // these sources link libdbus.
         .target(
             name: "CoreLocationNetwork",
             dependencies: [
-                "CCoreLocationMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,7 +88,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
-        // CoreLocationDBus, recorded-advert replay. The façade links it, so apps link libdbus-1 (decision 0029).
+        // CoreLocationDBus, recorded-advert replay. The façade links it (decision 0029); no C library comes with it
+        // (0058).
         .target(
             name: "CoreLocationBeacons",
             dependencies: [
@@ -134,6 +133,20 @@ let package = Package(
             dependencies: ["CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
+        // Where Core Location runs: the engine in this process or locationd's, behind one interface, with the
+        // authorization policy, identity, prompters, heading and beacon runtimes and the one composition root.
+        .target(
+            name: "CoreLocationRuntime",
+            dependencies: [
+                "CoreLocationBeacons",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CoreLocation",
             dependencies: [
@@ -142,6 +155,7 @@ let package = Package(
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
@@ -152,6 +166,7 @@ let package = Package(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
@@ -171,12 +186,12 @@ let package = Package(
         .executableTarget(
             name: "locationd",
             dependencies: [
-                "CoreLocation",
                 "CoreLocationBeacons",
                 "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
                 "CoreLocationEngine",
                 "CoreLocationNetwork",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -236,9 +251,21 @@ let package = Package(
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationBeacons"],
             swiftSettings: strictSettings
         ),
+        // The native D-Bus message decoder (docs/decisions/0058).
+        .executableTarget(
+            name: "CoreLocationFuzzDBusMessage",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationDBus"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
+        // The MaxMind DB reader: open from bytes, look-ups and whole records (docs/decisions/0060).
+        .executableTarget(
+            name: "CoreLocationFuzzMaxMind",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),
@@ -263,6 +290,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationGeodesy",
@@ -281,6 +309,7 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationEngine",
                 "CoreLocationSources",
@@ -296,6 +325,8 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // LocationctlBothWaysTests: BlueZ (python-dbusmock) on a private bus for `locationctl beacons`.
+                "CoreLocationDBusTestSupport",
                 // DeliveryJSONTests: the seeded generator.
                 "CoreLocationSources",
                 // ReporterRelaunchTests: the reporter's queue, read after its process was killed.
@@ -308,7 +339,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreLocationDBusTests",
-            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationGPSDTestSupport"],
+            // Fixtures/: messages made by GLib and libdbus (make-fixtures.py), the external oracles of the marshaller;
+            // Peers/: a GLib peer the service tests run on the private bus.
+            exclude: ["Fixtures", "Peers"],
             swiftSettings: strictSettings
         ),
         .testTarget(

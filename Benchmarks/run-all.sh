@@ -35,6 +35,7 @@ benchmarks=(
     "geocoding    ; @ 30000 3                            ; @                                  ; ^RESULT"
     "replay       ; @ '10000 100000' 3                   ; @                                  ; ^(locationctl|gpsdecode)"
     "altitude     ; @ 3                                  ; @ 20                               ; ^(hill|staircase|building)"
+    "dbus         ; @ 1000 3                             ; @ 5000 5                           ; ^RESULT"
 )
 
 mode=cheap

@@ -3,7 +3,8 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames (default: all five, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind (default: all
+#                seven, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
@@ -23,11 +24,11 @@ while [ $# -gt 0 ]; do
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind)
 
 product() {
     case "$1" in
@@ -36,15 +37,21 @@ product() {
         gpsd-json) echo CoreLocationFuzzGPSDJSON ;;
         gpx) echo CoreLocationFuzzGPX ;;
         beacon-frames) echo CoreLocationFuzzBeaconFrames ;;
+        dbus-message) echo CoreLocationFuzzDBusMessage ;;
+        maxmind) echo CoreLocationFuzzMaxMind ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several
 # epochs) or a gpsd report: longer inputs only cost time. GPX: FoundationXML leaks a CFString per XML
 # error (`_CFErrorCreateFromXMLInterface`) and libxml2 72 bytes per process, so leak detection is off
-# there, per input and at exit (ASAN_OPTIONS below).
+# there, per input and at exit (ASAN_OPTIONS below). MaxMind: a whole database file, whose metadata is at its end,
+# so the limit must hold the seeds whole (MaxMind's City test database is 22.5 KiB).
 options() {
     case "$1" in
         gpx) echo "-max_len=4096 -detect_leaks=0" ;;
+        # D-Bus: the seeds are whole messages of up to ~400 bytes; 2 KiB leaves room for two or three in a row.
+        dbus-message) echo "-max_len=2048" ;;
+        maxmind) echo "-max_len=24576" ;;
         *) echo "-max_len=1024" ;;
     esac
 }

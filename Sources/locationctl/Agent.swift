@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import Dispatch
 import Foundation

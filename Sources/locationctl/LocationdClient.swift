@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import Foundation
@@ -10,7 +11,7 @@ enum LocationdClient {
         environment: [String: String] = ProcessInfo.processInfo.environment, startReading: Bool = true
     ) -> DaemonConnection? {
         if environment["CORELOCATION_DAEMON"] == "off" { return nil }
-        let path = LocationRuntime.daemonSocketPath(environment: environment)
+        let path = DaemonClient.socketPath(environment: environment)
         guard let connection = try? DaemonConnection.connect(path: path, label: "locationctl", timeout: 2) else { return nil }
         if startReading { connection.startReading { _ in } }
         return connection

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
@@ -84,7 +84,7 @@ extension DaemonCore {
         if !targets.isEmpty { logger.info("Watching apps in the background", metadata: ["apps": "\(targets.count)"]) }
     }
 
-    func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
+    func backgroundEvent(_ event: ClientEvent, app: App) {
         guard backgroundStore != nil else { return }
         let kind: String
         let payload: Data

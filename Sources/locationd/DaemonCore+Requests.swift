@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
@@ -57,10 +57,10 @@ extension DaemonCore {
             reply(.ok)
         case .monitoredRegions:
             // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
-            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group.isEmpty }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group.isEmpty }))
         case let .monitorConditions(name):
             let group = PendingKind.monitor(name)
-            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group == group }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group == group }))
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)
@@ -158,7 +158,7 @@ extension DaemonCore {
 
     /// An engine event for one client, translated back to the connection's client number. No fix
     /// leaves the daemon for an app that may not have it.
-    private func forward(_ event: LocationRuntime.ClientEvent, to peer: Peer, as client: ClientID, app: App) {
+    private func forward(_ event: ClientEvent, to peer: Peer, as client: ClientID, app: App) {
         let action: EngineAction
         switch event {
         case let .delivery(delivery):

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
@@ -21,7 +21,7 @@ final class DaemonCore: Sendable {
 
     final class App: Sendable {
         let key: AppKey
-        let runtime: LocationRuntime
+        let runtime: EngineHost
         var authorization: AuthorizationService { runtime.authorization }
         let peers = Mutex<[UInt64: Peer]>([:])
         let observer = Mutex<UInt64?>(nil)
@@ -64,7 +64,7 @@ final class DaemonCore: Sendable {
             }
         }
 
-        init(key: AppKey, runtime: LocationRuntime) {
+        init(key: AppKey, runtime: EngineHost) {
             self.key = key
             self.runtime = runtime
         }
@@ -208,9 +208,9 @@ final class DaemonCore: Sendable {
         // Prompts go to the user's agent when one is registered; otherwise the headless policy.
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
-            sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
+            sourcesAreSimulated: Composition.areSimulated(sources.sources),
             agent: AgentRegistry.ForApp(registry: agents, core: self, key: key), logger: logger)
-        let runtime = LocationRuntime(
+        let runtime = EngineHost(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
         let app = App(key: key, runtime: runtime)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationCellular
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
@@ -185,15 +185,13 @@ struct Locationd: AsyncParsableCommand {
         if madeSources.isEmpty { logger.notice("No location source is configured; clients hear kCLErrorLocationUnknown.") }
 
         let databasePath = database ?? Self.defaultDatabasePath(environment: environment, isRoot: isRoot)
-        let store = openStore(path: databasePath, logger: logger)
+        let store = Composition.openStore(path: databasePath, writeAheadLog: true, logger: logger)
 
         var engineConfiguration = LocationEngine.Configuration()
-        if let regionLimit, regionLimit > 0 { engineConfiguration.regionLimit = regionLimit }
         if let regionDwell, regionDwell >= 0 {
             engineConfiguration.regionRule = .dwell
             engineConfiguration.regionDwell = regionDwell
         }
-        engineConfiguration.venue = IIOBarometerSource.venue(in: madeSources)
         if let (metres, seconds) = Self.pair(significantChange) {
             engineConfiguration.significantDistance = metres
             engineConfiguration.significantInterval = seconds
@@ -203,12 +201,15 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.visits.minimumStay = stay
             engineConfiguration.visits.departureDwell = away
         }
+        // The region limit and the barometer's venue as every program sets them (the one composition root).
+        let composition = Composition(
+            sources: madeSources, scheduler: scheduler, configuration: engineConfiguration, regionLimit: regionLimit,
+            environment: environment, logger: logger)
         let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
             sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
-            configuration: engineConfiguration,
-            environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
+            configuration: composition.configuration, environmentPolicy: Composition.defaultPolicy(environment: environment),
             limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), launcher: launcher,
             relaunch: RelaunchPolicy(
                 limit: max(relaunchLimit, 0), window: relaunchWindow, pickup: relaunchPickup, expiry: pendingExpiry,
@@ -334,26 +335,6 @@ struct Locationd: AsyncParsableCommand {
             break
         }
         return try SourceFactory.makeSources(spec, environment: environment, scheduler: scheduler, logger: logger)
-    }
-
-    /// Opens the database as `LocationDatabase` does (a corrupt file is moved aside, never lost
-    /// silently); without one the daemon runs, says so, and refuses to store decisions.
-    func openStore(path: String, logger: Logger) -> AuthorizationStore? {
-        do {
-            let store = try AuthorizationStore(path: path, logger: logger)
-            if let recovered = store.recoveredFrom {
-                logger.warning("The database was unusable and was moved aside", metadata: ["movedTo": "\(recovered)"])
-            }
-            do { try store.database.enableWriteAheadLog() } catch {
-                logger.warning("Cannot switch the database to WAL", metadata: ["error": "\(error)"])
-            }
-            return store
-        } catch {
-            logger.error(
-                "Cannot open the database; decisions cannot be stored until it is fixed",
-                metadata: ["path": "\(path)", "error": "\(error)"])
-            return nil
-        }
     }
 
     static func defaultDatabasePath(environment: [String: String], isRoot: Bool) -> String {

@@ -81,7 +81,8 @@ import Glibc
         // Time for the daemon to send the change to the holding process (milliseconds when it works).
         await Polling.pause(2)
         #expect(await BackgroundRelaunchTests.background(harness)?.targets.first?.pending == 1)
-        guard let holding = BackgroundRelaunchTests.launches(log).last?.pid else { return }
+        let holding = try #require(
+            BackgroundRelaunchTests.launches(log).last?.pid, "no launch logged: \(BackgroundRelaunchTests.lines(log))")
         kill(holding, SIGKILL)
 
         #expect(

@@ -46,7 +46,8 @@ import Testing
     }
 
     /// Other users are a boundary: an agent of uid 65534 is never asked about root's apps.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+        "needs root and setpriv (Debian package util-linux)"))
     func anotherUsersAgentIsNeverAsked() async throws {
         let harness = try DaemonHarness()
         try await harness.start(["--simulate", "48.8584,2.2945"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"])

@@ -1,3 +1,4 @@
+import CoreLocationEngine
 import CoreLocationSources
 import Synchronization
 

@@ -126,7 +126,8 @@ public final class GeoClueLocationSource: LocationSource {
         do {
             connection = try DBusClient(bus: bus, logger: logger)
         } catch {
-            emit(.unavailable(reason: "GeoClue: cannot reach the system bus: \(error)"), generation)
+            let missing = (error as? DBusCallError)?.missingPart(service: "GeoClue", package: "geoclue-2.0")
+            emit(.unavailable(reason: "GeoClue: \(missing ?? "cannot reach the system bus: \(error)")"), generation)
             return
         }
         let kept = state.withLock { state -> Bool in
@@ -247,7 +248,11 @@ public final class GeoClueLocationSource: LocationSource {
                 await deliver(current, generation)
             }
         } catch let error as DBusCallError where error.isServiceMissing {
-            emit(.unavailable(reason: "GeoClue is not running (\(GeoClue.service) is not on the bus)"), generation)
+            emit(
+                .unavailable(
+                    reason: "GeoClue is not running (\(GeoClue.service) is not on the bus; "
+                        + "Debian package geoclue-2.0)"),
+                generation)
         } catch let error as DBusCallError where error.name == "org.freedesktop.DBus.Error.AccessDenied" {
             emit(
                 .unavailable(
