@@ -71,3 +71,26 @@ if [ "${SKIP_LOCATIONCTL:-0}" != 1 ]; then
 fi
 
 (cd "$here" && python3 score.py --results "$results" --details) | tee "$results/table.md"
+
+# Issue 35: the urban phone tracks of Benchmarks/noise (GPX written from its committed tracks), and the
+# real tracks, scored per half of Benchmarks/noise/split.txt (the README shows the reporting half).
+if [ "${SKIP_LOCATIONCTL:-0}" != 1 ] && [ -n "${bin:-}" ] && [ -x "$bin" ]; then
+    urban="$out/urban"
+    rm -rf "$urban"
+    mkdir -p "$urban/results/locationctl"
+    python3 "$here/../noise/synth.py" --gpx "$urban/tracks"
+    echo "== locationctl monitor --visits on the urban tracks" >&2
+    for track in "$urban"/tracks/*.gpx; do
+        (cd "$root" && timeout 600 "$bin" monitor --visits --simulate "$track" --speed max --format json) \
+            >"$urban/results/locationctl/$(basename "$track" .gpx).jsonl"
+    done
+    for half in reporting tuning; do
+        echo
+        echo "Issue 35, $half half: real tracks"
+        (cd "$here" && python3 score.py --results "$results" --half "$half")
+        echo
+        echo "Issue 35, $half half: urban tracks"
+        (cd "$here" && python3 score.py --results "$urban/results" --labels "$here/../noise/labels" \
+            --tracks "$urban/tracks" --half "$half")
+    done | tee "$urban/table.md"
+fi

@@ -201,6 +201,7 @@ def score_track(detections, stays, dont_care_stretches, first, last, max_distanc
         "centre": [],
         "covered": [],
         "pairs": pairs,
+        "stay_list": stays,
         "false_positives": false_positives,
     }
     for detection, stay in pairs:
@@ -257,9 +258,19 @@ def main():
     parser.add_argument("--tracks", default=os.path.join(here, "tracks"))
     parser.add_argument("--max-distance", type=float, default=200.0, help="metres (default 200)")
     parser.add_argument("--details", action="store_true", help="also list every match and false positive")
+    parser.add_argument("--half", choices=["tuning", "reporting"],
+                        help="only the tracks of this half of Benchmarks/noise/split.txt (issue 35)")
     args = parser.parse_args()
 
     stems = sorted(name[: -len(".json")] for name in os.listdir(args.labels) if name.endswith(".json"))
+    if args.half:
+        halves = {}
+        with open(os.path.join(here, "..", "noise", "split.txt")) as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 2 and not line.startswith("#"):
+                    halves[words[1]] = words[0]
+        stems = [stem for stem in stems if halves.get(stem) == args.half]
     methods = sorted(
         name for name in os.listdir(args.results) if os.path.isdir(os.path.join(args.results, name))
     ) if os.path.isdir(args.results) else []
@@ -307,6 +318,13 @@ def main():
                 )
         if results:
             print(row(method, "**all**", pooled(results)))
+            # Issue 35's measure: recall of the stays of 15 min or more.
+            def long(stay):
+                return (stay["end"] - stay["start"]).total_seconds() >= 900
+            long_stays = [stay for r in results for stay in r["stay_list"] if long(stay)]
+            found = [stay for r in results for _, stay in r["pairs"] if long(stay)]
+            if long_stays:
+                notes.append(f"{method}: recall of stays ≥ 15 min {len(found)} of {len(long_stays)}")
     for note in notes:
         print(f"\n- {note}", end="")
     if notes:

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// They watch for movement, and a device that stands still does not move: once every fix for
 /// `monitoringQuietAfter` (120 s) lay within `pauseStillRadius` (25 m, or twice the fixes'
-/// accuracy) of the first of them they ask the sources for nothing but a look every
+/// accuracy) of the first of them — or once the user is staying somewhere by `StayTracker`'s rule
+/// (decision 0064: 5 minutes of fixes whose mean did not walk, however widely they wander indoors),
+/// and the last fix was within the stay — they ask the sources for nothing but a look every
 /// `monitoringProbeInterval` (60 s): powered until a fix arrives or `pauseProbeTimeout` (15 s)
 /// passes. With the visits service on, the condition is instead being settled in a visit
 /// (confirmed, last fix inside): a stay still forming, or a slow stroll, needs every fix to be
@@ -24,7 +26,7 @@ extension LocationEngine {
     mutating func updateQuietMonitoring(at now: Double) {
         let interval = configuration.monitoringProbeInterval
         let still = pauseDetector.stillSince.map { now - $0 >= configuration.monitoringQuietAfter } ?? false
-        let quiet = visitDetector.map(\.isSettled) ?? still
+        let quiet = visitDetector.map(\.isSettled) ?? (still || stay.isSettled)
         // A `requestState(for:)` waiting for its answer needs fixes now.
         guard isMonitoring, interval > 0, quiet, regions.stateRequests.isEmpty else {
             monitoringProbe = nil

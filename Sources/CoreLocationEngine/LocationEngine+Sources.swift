@@ -34,7 +34,7 @@ extension LocationEngine {
             // Paused clients heard nothing above; a fix outside their stationary region resumes them.
             watchStationaryRegions(fix, at: now, into: &actions)
             pauseStillClients(at: now, into: &actions)
-            evaluateRegions(fix, at: now, into: &actions)
+            observeMonitoringFix(fix, at: now, into: &actions)
             observeVisits(fix, into: &actions)
             updateQuietMonitoring(at: now)
         case let .unavailable(reason):

@@ -39,17 +39,24 @@ public struct LocationEngine: Sendable {
         public var regionLimit = 20
         /// Largest region radius, metres (`maximumRegionMonitoringDistance`).
         public var maximumRegionDistance: Double = 1_000_000
-        /// How fixes turn into region crossings (`RegionCrossingRule`; decision 0019).
-        public var regionRule = RegionCrossingRule.evidence
+        /// How fixes turn into region crossings (`RegionCrossingRule`; decisions 0019, 0062).
+        public var regionRule = RegionCrossingRule.sustained
         /// Seconds evidence of the other side must last, at least, before a crossing is reported.
         public var regionDwell: Double = 20
+        /// `.sustained` rule: clear fixes of the new side further apart than this, seconds, start
+        /// the dwell again.
+        public var regionRunGap: Double = 60
+        /// Jumps (decision 0063) and stays with wandering fixes (decision 0064), for regions and quiet
+        /// monitoring.
+        public var jumps = JumpScreen.Parameters()
+        public var stays = StayTracker.Parameters()
         /// `.evidence` rule: seconds of the strongest evidence a crossing needs (weaker evidence
         /// needs proportionally longer).
         public var regionEvidenceSeconds: Double = 30
         /// `.evidence` rule: a fix's margin counts up to this many hysteresis widths.
         public var regionEvidenceClamp: Double = 2.5
         /// `.evidence` rule: most seconds one fix stands for (a fix after a gap is not evidence for
-        /// the whole gap).
+        /// the whole gap); `.sustained` rule: twice the most a run's first fix reaches back.
         public var regionEvidenceGap: Double = 20
         /// `.evidence` rule: within this many seconds of a crossing, the opposite crossing needs
         /// `regionRecentCrossingFactor` times the evidence.
@@ -166,6 +173,9 @@ public struct LocationEngine: Sendable {
     /// Automatic pausing's own stillness test: more tolerant of drift than `stationary`.
     var pauseDetector: StationaryDetector
     var regions = RegionMonitor()
+    /// Jumps and stays as the monitoring services see them (decisions 0063, 0064).
+    var jumpScreen: JumpScreen
+    var stay: StayTracker
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
     /// While the monitoring services are quiet: the next look, or the end of the current one.
@@ -178,6 +188,8 @@ public struct LocationEngine: Sendable {
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
         pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
+        jumpScreen = JumpScreen(parameters: configuration.jumps)
+        stay = StayTracker(parameters: configuration.stays)
         altitude = AltitudeFusion(
             parameters: configuration.altitude ?? AltitudeFilter.Parameters(), venue: configuration.venue)
         for descriptor in sources where self.sources[descriptor.id] == nil {

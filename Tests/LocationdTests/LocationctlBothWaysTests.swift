@@ -75,8 +75,12 @@ import Testing
     }
 
     /// Visits need a stay: in process a recording replays on its own timeline (`--simulate … --speed max`,
-    /// decision 0020); locationd plays it at 20× with a 5 s stay rule. Either way the command prints the arrival
-    /// and then the completed visit at the stop.
+    /// decision 0020); locationd plays it at 20×. Either way the command prints the arrival and then the completed
+    /// visit at the stop. Both ways use the default visit rule (a 300 s stay, 60 s away): a route played at a
+    /// speed other than 1 carries the simulation's time (decision 0062's replay rule), so the visit detector
+    /// counts the recording's seconds at 20× too. The 5 s stay this test once gave locationd made up for fixes
+    /// stamped with the wall clock (20 recorded seconds per second); on the recording's seconds the walk's
+    /// first 5 s (7 m, inside the 30 m core) are a stay, and the visit was reported at the start of the walk.
     @Test func monitorVisitsBothWays() async throws {
         let directory = try ScratchDirectory("visits")
         let gpx = directory.path("errand.gpx")
@@ -91,9 +95,10 @@ import Testing
 
         let (daemon, daemonExtra) = try await Self.setUp(
             .throughLocationd, simulate: gpx,
-            daemonArguments: ["--simulate-speed", "20", "--visit-stay", "5,3", "--monitoring-probe-interval", "0"])
+            daemonArguments: ["--simulate-speed", "20", "--monitoring-probe-interval", "0"])
         let monitor = try RunningApp(daemon, ["monitor", "--visits", "--format", "json"], extra: daemonExtra, tool: "locationctl")
-        let completed = await monitor.wait(timeout: 90) { lines in
+        // The walk takes 51 s at 20× and the visit ends about 47 s in; the bound is for a loaded machine.
+        let completed = await monitor.wait(timeout: 150) { lines in
             lines.contains { $0.contains("\"event\":\"visit\"") && !$0.contains("\"departure\":null") }
         }
         #expect(completed, "\(monitor.lines.withLock { $0 })\n\(daemon.logText)")

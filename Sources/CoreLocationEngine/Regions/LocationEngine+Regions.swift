@@ -85,6 +85,15 @@ extension LocationEngine {
         regions.compactIndex()
     }
 
+    /// A new valid fix for the monitoring services: screened for jumps (decision 0063), it feeds the
+    /// stay (decision 0064) and the regions; a jump feeds neither (the older region rules see it).
+    mutating func observeMonitoringFix(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
+        let accepted = jumpScreen.screen(fix) == .accepted
+        if accepted { stay.observe(fix) }
+        // 0007's and 0019's rules, kept for comparison, see every fix as they did.
+        if accepted || configuration.regionRule != .sustained { evaluateRegions(fix, at: now, into: &actions) }
+    }
+
     /// Applies a valid fix to the regions and tells every client what changed.
     mutating func evaluateRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         guard regionsAuthorized, regions.count > 0 else { return }

@@ -1,8 +1,17 @@
 import Foundation
 
-/// How region monitoring turns a determined region's fixes into a crossing (decision 0019).
+/// How region monitoring turns a determined region's fixes into a crossing (decisions 0019, 0062).
 public enum RegionCrossingRule: String, Hashable, Codable, Sendable {
-    /// Evidence accumulation (the default since decision 0019). Each fix gives a signed margin
+    /// The default since decision 0062: the user is *clearly* on the other side — a fix's whole
+    /// uncertainty disc at least the hysteresis `h` beyond the boundary — for `regionDwell` (20 s)
+    /// of the fixes' own time, as iOS documents. The time runs from halfway between the first clear
+    /// fix and the fix before it (at most `regionEvidenceGap / 2` earlier) to the newest clear fix; a
+    /// fix clearly on the old side cancels it, a fix that cannot tell (its disc straddles the band)
+    /// neither adds nor cancels, and clear fixes more than `regionRunGap` apart start it again (a
+    /// stray fix before an indoor gap and one after it prove nothing). Jumps (`JumpScreen`) are no
+    /// evidence.
+    case sustained
+    /// Evidence accumulation (the default from decision 0019 to 0062). Each fix gives a signed margin
     /// `m`, metres, by which its uncertainty disc lies beyond the far edge of the hysteresis band:
     /// for a region believed inside, `m = d − a − (r + h)`; believed outside, `m = (r − h) − d − a`
     /// (`d` distance to the centre, `a` horizontal accuracy, `r` radius, `h` hysteresis). The

@@ -27,6 +27,8 @@ struct RegionMonitor: Sendable {
         /// Engine time of the region's previous evaluated fix, and of its last crossing.
         var lastFixTime: Double?
         var lastCrossing: Double?
+        /// `.sustained` rule: the fix time of the newest clear fix of the pending side.
+        var pendingLast: Double = 0
     }
 
     /// What one fix changed.
@@ -45,6 +47,8 @@ struct RegionMonitor: Sendable {
     private var groupCounts: [String: Int] = [:]
     /// Engine time of the previous fix evaluated (any region).
     private var lastEvaluation: Double?
+    /// Fix time (timestamp) of the previous fix evaluated (any region): the `.sustained` rule's clock.
+    private var lastFixTimestamp: Double?
 
     var count: Int { handles.count }
 
@@ -122,6 +126,10 @@ struct RegionMonitor: Sendable {
     ) -> RegionState? {
         let other: RegionState = entry.state == .inside ? .outside : .inside
         switch configuration.regionRule {
+        case .sustained:
+            return sustained(
+                &entry, distance: distance, accuracy: accuracy, time: now, sinceFix: seconds < 0 ? nil : seconds,
+                configuration: configuration)
         case .dwell:
             let seen = evidence(
                 distance: distance, accuracy: accuracy, radius: entry.region.radius, configuration: configuration)
@@ -156,10 +164,37 @@ struct RegionMonitor: Sendable {
         }
     }
 
+    /// The `.sustained` rule (decision 0062) for one fix at fix time `time`, `sinceFix` seconds after
+    /// the previous fix the engine evaluated (nil for the first): the new side once clear fixes of it
+    /// have held for `regionDwell` seconds.
+    static func sustained(
+        _ entry: inout Entry, distance: Double, accuracy: Double, time: Double, sinceFix: Double?,
+        configuration: LocationEngine.Configuration
+    ) -> RegionState? {
+        let seen = evidence(
+            distance: distance, accuracy: accuracy, radius: entry.region.radius, configuration: configuration)
+        if seen == entry.state {
+            entry.pendingState = nil
+            return nil
+        }
+        guard seen != .unknown else { return nil }
+        if entry.pendingState != seen || time - entry.pendingLast > configuration.regionRunGap {
+            // The new side began somewhere between the previous fix and this one: halfway, at most
+            // half the gap limit back.
+            entry.pendingState = seen
+            entry.pendingSince = time - min(max(sinceFix ?? 0, 0), configuration.regionEvidenceGap) / 2
+        }
+        entry.pendingLast = time
+        return time - entry.pendingSince >= configuration.regionDwell ? seen : nil
+    }
+
     /// Applies one valid fix (finite coordinate, accuracy ≥ 0) received at `now`.
     mutating func evaluate(_ fix: Fix, at now: Double, configuration: LocationEngine.Configuration) -> [Change] {
         let previousFixTime = lastEvaluation
         lastEvaluation = now
+        let fixTime = fix.timestamp.timeIntervalSince1970
+        let previousTimestamp = lastFixTimestamp
+        lastFixTimestamp = max(fixTime, previousTimestamp ?? fixTime)
         var candidates: [CircleIndex.Handle] = []
         index.circles(containingLatitude: fix.latitude, longitude: fix.longitude, into: &candidates)
         var toCheck = watched
@@ -180,6 +215,9 @@ struct RegionMonitor: Sendable {
                 seconds = min(max(0, now - previous), configuration.regionEvidenceGap)
             }
             entry.lastFixTime = now
+            // The sustained rule runs on the fixes' own clock, whatever the region saw before.
+            let time = configuration.regionRule == .sustained ? fixTime : now
+            if configuration.regionRule == .sustained { seconds = previousTimestamp.map { fixTime - $0 } ?? -1 }
             if entry.state == .unknown {
                 let seen = Self.evidence(
                     distance: distance, accuracy: fix.horizontalAccuracy, radius: region.radius,
@@ -191,12 +229,12 @@ struct RegionMonitor: Sendable {
                 }
             } else if let crossed = Self.step(
                 &entry, distance: distance, accuracy: fix.horizontalAccuracy, hysteresis: h, seconds: seconds,
-                at: now, configuration: configuration)
+                at: time, configuration: configuration)
             {
                 entry.state = crossed
                 entry.pendingState = nil
                 entry.evidence = 0
-                entry.lastCrossing = now
+                entry.lastCrossing = time
                 changes.append(.crossed(region, crossed))
             }
             entries[Int(handle)] = entry

@@ -15,9 +15,11 @@ import CoreLocationEngine
 /// are orthometric by convention);
 /// `horizontalAccuracy` 5 m and `verticalAccuracy` 8 m (−1 without `ele`), typical of a consumer
 /// receiver in the open; speed and course as `SimulatedRoute.kinematics(at:)` derives them;
-/// `isSimulated` true. The timestamp is the caller's (the wall clock at emission), never the
+/// `isSimulated` true. The timestamp is the caller's (the wall clock at emission) at speed 1, never the
 /// recorded date — unless `recordedTimes` is set (replays on the recording's timeline, decision 0020)
-/// or the speed is infinite: then each fix carries the recording's own time.
+/// or the speed is infinite: then each fix carries the recording's own time. At another finite speed
+/// it is the simulation's time: the wall clock at playback second 0 plus the recorded seconds, so a
+/// fix's time and place keep the recording's pace (decision 0062).
 ///
 /// Rate: with `rate` set (Hz), the player emits a fix every `1 / rate` recorded seconds from the first
 /// point, interpolated between the recorded points on either side (position along their geodesic,
@@ -125,7 +127,14 @@ public struct RoutePlayer: Sendable {
             let lapStart = (window.recordedStart ?? timestamp)
                 .addingTimeInterval(Double(lap) * (window.duration + Self.lapGap))
             let offset = offset(of: nextIndex)
-            let stamp = speed.isFinite && !recordedTimes ? timestamp : lapStart.addingTimeInterval(offset)
+            // At a speed other than 1 the fix carries the simulation's own time — playback second 0 on
+            // the wall clock plus the recorded seconds — so its time and its place agree (decision
+            // 0062): the engine's rules, which run on the fixes' timestamps, and an app computing a
+            // speed see the recording's pace at any `--simulate-speed`.
+            let recorded = Double(lap) * (window.duration + Self.lapGap) + offset
+            let stamp = !speed.isFinite || recordedTimes
+                ? lapStart.addingTimeInterval(offset)
+                : speed == 1 ? timestamp : timestamp.addingTimeInterval(recorded - elapsed)
             fixes.append(rate == nil ? fix(at: nextIndex, timestamp: stamp) : interpolatedFix(at: offset, timestamp: stamp))
             nextIndex += 1
             if nextIndex == sampleCount, loops {

@@ -13,11 +13,20 @@ import Testing
         #expect(d.actions.contains { $0.action == .storeRegion(StoredRegion(region: home, state: .inside)) })
     }
 
+    /// A driver whose engine uses decision 0019's evidence rule (kept for comparison since decision 0062).
+    static func evidenceDriver() -> EngineDriver {
+        var configuration = LocationEngine.Configuration()
+        configuration.regionRule = .evidence
+        var d = EngineDriver(engine: LocationEngine(sources: [gnss], configuration: configuration))
+        d.send(.client(app, .register(label: "test", authorization: whenInUse)))
+        return d
+    }
+
     /// Distances from the centre of a 200 m region (hysteresis 20 m) and the crossing rule of
-    /// decision 0019: a fix's evidence for inside is its margin m = 180 − d − a metres, counted per
+    /// decision 0019 (`.evidence`; the default's is in `SustainedCrossingTests`): a fix's evidence for inside is its margin m = 180 − d − a metres, counted per
     /// second up to 2.5 h = 50 m; the entry needs 30 s × 50 m = 1500 m·s of it, and 20 s at least.
     @Test func crossingNeedsEvidenceThatScalesWithItsAmbiguity() {
-        var d = driver()
+        var d = Self.evidenceDriver()
         d.send(.client(app, .startMonitoring(home)))
         func at(_ metres: Double, accuracy: Double = 5) {
             let p = point(from: home.latitude, home.longitude, azimuth: 30, metres: metres)
@@ -75,7 +84,7 @@ import Testing
     /// (Decision 0007's rule let one contrary fix cancel everything, which on real noisy tracks
     /// delayed true crossings while still letting correlated jitter cross.)
     @Test func contraryFixesTakeEvidenceBack() {
-        var d = driver()
+        var d = Self.evidenceDriver()
         d.send(.client(app, .startMonitoring(home)))
         let inside = point(from: home.latitude, home.longitude, azimuth: 0, metres: 100)
         let outside = point(from: home.latitude, home.longitude, azimuth: 0, metres: 300)
@@ -106,11 +115,14 @@ import Testing
         d.send(.client(app, .startMonitoring(quiet)))
         let outside = point(from: home.latitude, home.longitude, azimuth: 90, metres: 500)
         d.feed(outside.0, outside.1)
-        // Clear evidence: the entry after 30 s; the exit, within 10 min of it, after 90 s.
+        // Clear evidence for 30 s, then for 90 s: an entry and an exit. A minute without a fix before each
+        // move, so that 500 m are a trip, not a jump (decision 0063).
+        d.advance(by: 60)
         for _ in 0..<30 {
             d.advance(by: 1)
             d.feed(home.latitude, home.longitude)
         }
+        d.advance(by: 60)
         for _ in 0..<90 {
             d.advance(by: 1)
             d.feed(outside.0, outside.1)
