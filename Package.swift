@@ -139,10 +139,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md).
+        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md), in its own
+        // types with their coding written out (decision 0068): it depends on no engine type.
         .target(
             name: "CoreLocationDaemonProtocol",
-            dependencies: ["CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
         // Where Core Location runs: the engine in this process or locationd's, behind one interface, with the
@@ -275,6 +275,12 @@ let package = Package(
         .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
+        // locationd's frame and message decoders, both directions (docs/decisions/0068).
+        .executableTarget(
+            name: "CoreLocationFuzzDaemonFrames",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationDaemonProtocol"],
             swiftSettings: strictSettings
         ),
         // The MaxMind DB reader: open from bytes, look-ups and whole records (docs/decisions/0060).

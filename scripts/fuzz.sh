@@ -3,15 +3,16 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind (default: all
-#                seven, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind | daemon-frames
+#                (default: all eight, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
 #                the same code and corpus make the same inputs, so CI fails only when the code changed
 #     --merge    afterwards, merge what was found into the committed corpus, minimized (-merge=1)
 #
-# Runs at `nice -n 19`. Exits 1 when any target crashes, leaks or times out; the input is left in
+# Runs at `nice -n 19` (FUZZ_NICE=N: another niceness, for a long run beside builds that would starve it).
+# Exits 1 when any target crashes, leaks or times out; the input is left in
 # .build-fuzz/runs/TARGET/ (replay it with a plain build: `swift run CoreLocationFuzzGPX FILE`). Prints one
 # line per target: executions, exec/s, corpus size (docs/decisions/0021 has the long runs' figures).
 set -euo pipefail
@@ -24,11 +25,12 @@ while [ $# -gt 0 ]; do
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind daemon-frames)
+niceness="${FUZZ_NICE:-19}"
 
 product() {
     case "$1" in
@@ -39,6 +41,7 @@ product() {
         beacon-frames) echo CoreLocationFuzzBeaconFrames ;;
         dbus-message) echo CoreLocationFuzzDBusMessage ;;
         maxmind) echo CoreLocationFuzzMaxMind ;;
+        daemon-frames) echo CoreLocationFuzzDaemonFrames ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several
@@ -67,7 +70,7 @@ for target in "${targets[@]}"; do
     work="$root/.build-fuzz/runs/$target"
     rm -rf "$work" && mkdir -p "$work/corpus"
     echo "== $target: building $name"
-    nice -n 19 swift build "${flags[@]}" --product "$name" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+    nice -n "$niceness" swift build "${flags[@]}" --product "$name" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
     cp "$root/.fuzz/corpus/$target/"* "$work/corpus/"
     limit=(-max_total_time="$seconds")
     [ -z "$runs" ] || limit=(-runs="$runs")
@@ -75,7 +78,7 @@ for target in "${targets[@]}"; do
     # shellcheck disable=SC2046
     leaks=1
     [ "$target" != gpx ] || leaks=0
-    (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n 19 "$bin/$name" $(options "$target") "${limit[@]}" -print_final_stats=1 \
+    (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n "$niceness" "$bin/$name" $(options "$target") "${limit[@]}" -print_final_stats=1 \
         -artifact_prefix="$work/" corpus >"$work/fuzz.log" 2>&1) || true
     executions="$(awk '/stat::number_of_executed_units/ {print $2}' "$work/fuzz.log")"
     rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$work/fuzz.log")"
@@ -89,7 +92,7 @@ for target in "${targets[@]}"; do
     if [ "$merge" = 1 ]; then
         merged="$work/merged"
         mkdir -p "$merged"
-        (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n 19 "$bin/$name" $(options "$target") -merge=1 \
+        (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n "$niceness" "$bin/$name" $(options "$target") -merge=1 \
             "$merged" "$root/.fuzz/corpus/$target" \
             corpus >"$work/merge.log" 2>&1)
         rm -f "$root/.fuzz/corpus/$target/"*

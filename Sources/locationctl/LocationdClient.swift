@@ -143,7 +143,7 @@ extension LocationCtl.Authorize {
             guard case let .decisions(decisions, policy) = try LocationdClient.request(daemon, .decisions) else {
                 throw ValidationError("locationd answered the list of decisions with something else")
             }
-            printList(decisions, defaultPolicy: policy)
+            printList(decisions.map(AuthorizationDecision.init), defaultPolicy: policy.map(DefaultPolicy.init))
             return true
         }
         guard let app, let decision else { return defaultPolicy != nil }

@@ -65,6 +65,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         do {
             message = try DaemonProtocol.decode(ClientMessage.self, from: frame)
         } catch {
+            if peer == nil, let version = DaemonProtocol.version1(of: frame) {
+                return refuse(version: version, context: context)
+            }
             let error = DaemonError(.malformed, "not a locationd message: \(error)", fatal: peer == nil)
             if let peer { peer.send(.error(error)) } else { fatal(error, channel: context.channel) }
             return
@@ -104,10 +107,24 @@ final class ConnectionHandler: ChannelInboundHandler {
         peer.send(.hello(core.attach(peer)))
     }
 
+    /// A hello of protocol version 1 (decision 0068): answered in that version's shape, which its clients read
+    /// and show ("incompatible-version", both versions named), then closed.
+    private func refuse(version: Int, context: ChannelHandlerContext) {
+        let error = DaemonError(
+            .incompatibleVersion,
+            "locationd speaks protocol version \(DaemonProtocol.version); this client speaks version \(version)",
+            fatal: true)
+        fatal(error, channel: context.channel, frame: try? DaemonProtocol.version1Frame(error))
+    }
+
     private func fatal(_ error: DaemonError, channel: any Channel) {
+        fatal(error, channel: channel, frame: try? DaemonProtocol.frame(DaemonMessage.error(error)))
+    }
+
+    private func fatal(_ error: DaemonError, channel: any Channel, frame: [UInt8]?) {
         logger.notice("Closing a connection", metadata: ["error": "\(error)"])
-        if let bytes = try? DaemonProtocol.frame(DaemonMessage.error(error)) {
-            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).whenComplete { _ in channel.close(promise: nil) }
+        if let frame {
+            channel.writeAndFlush(channel.allocator.buffer(bytes: frame)).whenComplete { _ in channel.close(promise: nil) }
         } else {
             channel.close(promise: nil)
         }

@@ -13,17 +13,18 @@ extension DaemonCore {
         }
         switch request {
         case let .register(client, label):
-            register(client, label: label, peer: peer, app: app)
+            register(ClientID(client), label: label, peer: peer, app: app)
             reply(.ok)
         case let .command(client, command):
-            reply(self.command(command, client: client, peer: peer, app: app))
+            reply(self.command(ClientCommand(command), client: ClientID(client), peer: peer, app: app))
         case let .requestAuthorization(always):
             let before = peer.lastSequence
             if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
             // Every request is answered by an authorization event, even when nothing changed (the
             // app waits for one); a prompt under way sends its own when it ends.
             if peer.lastSequence == before, !app.authorization.isRequestInProgress {
-                peer.sendEvent(.authorization(effectiveAuthorization(app), requestInProgress: false), sequenced: true)
+                peer.sendEvent(
+                    .authorization(WireAuthorization(effectiveAuthorization(app)), requestInProgress: false), sequenced: true)
             }
             reply(.ok)
         case let .requestTemporaryFullAccuracy(purposeKey):
@@ -57,10 +58,10 @@ extension DaemonCore {
             reply(.ok)
         case .monitoredRegions:
             // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
-            reply(.regions(app.runtime.storedRegions.filter { $0.region.group.isEmpty }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group.isEmpty }.map(WireStoredRegion.init)))
         case let .monitorConditions(name):
             let group = PendingKind.monitor(name)
-            reply(.regions(app.runtime.storedRegions.filter { $0.region.group == group }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group == group }.map(WireStoredRegion.init)))
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)
@@ -111,12 +112,9 @@ extension DaemonCore {
         if !servicesEnabled { app.runtime.send(.setAuthorization(effectiveAuthorization(app)), from: engineClient) }
     }
 
+    /// A client's command as the wire carries it (which has no words for `register` and `setAuthorization`:
+    /// authorization is decided by locationd, not by its clients).
     private func command(_ command: ClientCommand, client: ClientID, peer: Peer, app: App) -> DaemonReply {
-        switch command {
-        case .register, .setAuthorization:
-            return .failure(DaemonError(.notPermitted, "authorization is decided by locationd, not by its clients"))
-        default: break
-        }
         guard let engineClient = peer.state.withLock({ $0.clients[client] }) else {
             return .failure(DaemonError(.unknownClient, "\(client) is not registered on this connection"))
         }
@@ -162,27 +160,23 @@ extension DaemonCore {
         return .ok
     }
 
-    /// An engine event for one client, translated back to the connection's client number. No fix
-    /// leaves the daemon for an app that may not have it.
+    /// An engine event for one client, with the connection's client number: the wire's event (the one
+    /// conversion, `WireClientEvent(_:)`). No fix leaves the daemon for an app that may not have it.
+    /// Authorization is told once per connection (`authorizationChanged`); the daemon's beacon regions are its
+    /// own (DaemonCore+Beacons).
     private func forward(_ event: ClientEvent, to peer: Peer, as client: ClientID, app: App) {
-        let action: EngineAction
         switch event {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
             return peer.send(frame: app.frame(for: delivery, client: client))
-        case let .failure(failure): action = .fail(client, failure)
         case let .region(notice):
             // Entries and exits of an app watched in the background come as pending events.
             if routesThroughPending(app, notice) { return }
-            action = .region(client, notice)
-        case let .deferredFinished(error): action = .deferredFinished(client, error)
-        case let .visit(visit): action = .visit(client, visit)
-        case let .paused(paused): action = paused ? .paused(client) : .resumed(client)
-        case .authorization: return  // told once per connection by `authorizationChanged`
-        case .beaconRegion: return  // the daemon's beacon regions are its own (DaemonCore+Beacons)
+        default: break
         }
-        peer.sendEvent(.action(action))
+        guard let wire = WireClientEvent(event) else { return }
+        peer.sendEvent(.client(client.rawValue, wire))
     }
 
     // MARK: Settings
@@ -253,7 +247,7 @@ extension DaemonCore {
                 own.appID = String(decision.appID.dropFirst(ownPrefix.count))
                 return own
             }
-            return .decisions(visible, defaultPolicy: try store.defaultPolicy())
+            return .decisions(visible.map(WireDecision.init), defaultPolicy: try store.defaultPolicy().map(WireDefaultPolicy.init))
         } catch {
             return .failure(DaemonError(.storage, "cannot read the decisions: \(error)"))
         }
@@ -297,7 +291,8 @@ extension DaemonCore {
                     }
                 }
                 return DaemonStatus.App(
-                    app: app.key.appID, uid: app.key.uid, authorization: effectiveAuthorization(app), clients: clients)
+                    app: app.key.appID, uid: app.key.uid, authorization: WireAuthorization(effectiveAuthorization(app)),
+                    clients: clients)
             },
             sources: sources.report().map {
                 DaemonStatus.Source(

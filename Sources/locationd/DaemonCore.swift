@@ -57,11 +57,11 @@ final class DaemonCore: Sendable {
         func frame(for delivery: Delivery, client: ClientID) -> ByteBuffer {
             encodedDelivery.withLock { cached in
                 if cached?.delivery != delivery {
-                    cached = EncodedDelivery(delivery: delivery, json: DeliveryJSON.encode(delivery))
+                    cached = EncodedDelivery(delivery: delivery, json: DeliveryJSON.encode(WireDelivery(delivery)))
                 }
                 if let frame = cached?.frames[client.rawValue] { return frame }
                 let json = cached?.json ?? []
-                let frame = ByteBuffer(bytes: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
+                let frame = ByteBuffer(bytes: DaemonProtocol.deliveryFrame(client: client.rawValue, encodedDelivery: json))
                 cached?.frames[client.rawValue] = frame
                 return frame
             }
@@ -204,7 +204,7 @@ final class DaemonCore: Sendable {
             metadata: ["pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)", "label": "\(peer.label)"])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
-            authorization: effectiveAuthorization(app))
+            authorization: WireAuthorization(effectiveAuthorization(app)))
     }
 
     func makeApp(key: AppKey, identity: AppIdentity) -> App {
@@ -277,7 +277,8 @@ final class DaemonCore: Sendable {
         let inProgress = app.authorization.isRequestInProgress
         let peers = app.peers.withLock { Array($0.values) }
         return peers.compactMap { peer in
-            peer.sendEvent(.authorization(authorization, requestInProgress: inProgress), sequenced: true).map { (peer, $0) }
+            peer.sendEvent(.authorization(WireAuthorization(authorization), requestInProgress: inProgress), sequenced: true)
+                .map { (peer, $0) }
         }
     }
 

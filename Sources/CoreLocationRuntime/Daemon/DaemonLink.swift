@@ -97,7 +97,7 @@ package final class DaemonLink: Sendable {
     package func monitoredRegions() -> [MonitoredRegion] {
         if case let .regions(regions)? = ask(.monitoredRegions) {
             state.withLock { state in
-                state.regions = Dictionary(regions.map { ($0.region.identifier, $0.region) }) { $1 }
+                state.regions = Dictionary(regions.map { ($0.region.identifier, MonitoredRegion($0.region)) }) { $1 }
             }
         }
         return state.withLock { $0.regions.values.sorted { $0.identifier < $1.identifier } }
@@ -106,7 +106,7 @@ package final class DaemonLink: Sendable {
     /// The conditions of the app's monitor `name` as the daemon keeps them; empty when it does not answer.
     package func monitorConditions(name: String) -> [StoredRegion] {
         guard case let .regions(regions)? = ask(.monitorConditions(name: name)) else { return [] }
-        return regions
+        return regions.map(StoredRegion.init)
     }
 
     /// The app's beacon regions as the daemon keeps them; empty when it does not answer.
@@ -150,7 +150,7 @@ package final class DaemonLink: Sendable {
             state.authorization = authorization
             return state.connection?.hello
         }
-        if let hello { authorization.applyRemote(hello.authorization, requestInProgress: false) }
+        if let hello { authorization.applyRemote(ClientAuthorization(hello.authorization), requestInProgress: false) }
     }
 
     // MARK: Clients
@@ -160,10 +160,11 @@ package final class DaemonLink: Sendable {
             state.clients[id] = Client(label: label, sink: sink)
             return state.connection
         }
-        connection?.send(.register(client: id, label: label))
+        connection?.send(.register(client: id.rawValue, label: label))
     }
 
     package func send(_ command: ClientCommand, from id: ClientID) {
+        guard let wire = WireCommand(command) else { return }
         let connection = state.withLock { state -> DaemonConnection? in
             guard var client = state.clients[id] else { return nil }
             switch command {
@@ -185,7 +186,7 @@ package final class DaemonLink: Sendable {
             state.clients[id] = client
             return state.connection
         }
-        connection?.send(.command(client: id, command: command))
+        connection?.send(.command(client: id.rawValue, command: wire))
     }
 
     // MARK: Messages
@@ -214,19 +215,20 @@ package final class DaemonLink: Sendable {
 
     private func receive(_ message: DaemonMessage, on connection: DaemonConnection?) {
         switch message {
-        case let .event(sequence, .action(action)):
-            deliver(action)
+        case let .event(sequence, .client(client, event)):
+            deliver(ClientEvent(event), to: ClientID(client))
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
         case let .event(sequence, .authorization(authorization, inProgress)):
-            state.withLock { $0.authorization }?.applyRemote(authorization, requestInProgress: inProgress)
+            state.withLock { $0.authorization }?.applyRemote(ClientAuthorization(authorization), requestInProgress: inProgress)
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
         case let .event(sequence, .services(enabled)):
             state.withLock { $0.servicesEnabled = enabled }
             if let sequence { connection?.send(.acknowledge(sequence: sequence)) }
         case let .event(_, .pending(sequence, kind, region, location, visit, beacon, beaconState)):
             let payload: PendingPayload? =
-                if let region { .region(region) } else if let location { .location(location) } else if let visit {
-                    .visit(visit)
+                if let region { .region(RegionNotice(region)) } else if let location { .location(Delivery(location)) }
+                else if let visit {
+                    .visit(Visit(visit))
                 } else if let beacon, let beaconState {
                     .beaconCondition(beacon, BeaconRegionState(rawValue: beaconState) ?? .unknown)
                 } else if let beacon { .beacon(entered: kind == PendingKind.beaconEnter, beacon) } else { nil }
@@ -240,14 +242,13 @@ package final class DaemonLink: Sendable {
         }
     }
 
-    private func deliver(_ action: EngineAction) {
-        guard let (id, event) = ClientEvent.of(action) else { return }
+    private func deliver(_ event: ClientEvent, to id: ClientID) {
         let sink = state.withLock { state -> (@Sendable (ClientEvent) -> Void)? in
-            if case let .deliver(_, delivery) = action {
+            if case let .delivery(delivery) = event {
                 if let last = delivery.fixes.last, !delivery.accuracyLimited { state.latestFix = last }
                 if delivery.isRequestedLocation { state.clients[id]?.pendingRequest = nil }
             }
-            if case .fail = action { state.clients[id]?.pendingRequest = nil }
+            if case .failure = event { state.clients[id]?.pendingRequest = nil }
             return state.clients[id]?.sink
         }
         sink?(event)
@@ -297,12 +298,15 @@ package final class DaemonLink: Sendable {
         }
         adopt(connection)
         for (id, client) in clients.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            connection.send(.register(client: id, label: client.label))
-            if let updates = client.updates { connection.send(.command(client: id, command: .startUpdates(updates))) }
-            if client.significantChanges { connection.send(.command(client: id, command: .startSignificantChanges)) }
-            if client.visits { connection.send(.command(client: id, command: .startVisits)) }
+            let number = id.rawValue
+            connection.send(.register(client: number, label: client.label))
+            if let updates = client.updates {
+                connection.send(.command(client: number, command: .startUpdates(WireUpdateRequest(updates))))
+            }
+            if client.significantChanges { connection.send(.command(client: number, command: .startSignificantChanges)) }
+            if client.visits { connection.send(.command(client: number, command: .startVisits)) }
             if let request = client.pendingRequest {
-                connection.send(.command(client: id, command: .requestLocation(request)))
+                connection.send(.command(client: number, command: .requestLocation(WireUpdateRequest(request))))
             }
         }
         if state.withLock({ !$0.pendingConsumers.isEmpty }) { connection.send(.receivePending) }
@@ -314,7 +318,7 @@ package final class DaemonLink: Sendable {
             // "not determined" it did not have.
             connection.send(.requestAuthorization(always: always))
         } else {
-            authorization?.applyRemote(connection.hello.authorization, requestInProgress: false)
+            authorization?.applyRemote(ClientAuthorization(connection.hello.authorization), requestInProgress: false)
         }
         state.withLock { $0.servicesEnabled = connection.hello.servicesEnabled }
         logger.notice("Reconnected to locationd", metadata: ["socket": "\(path)"])
