@@ -75,11 +75,13 @@ public final class SourceRun<Extra: Sendable, Event: Sendable>: Sendable {
 
     public func stop() { stop { _ in } }
 
-    public var isRunning: Bool { run.withLock { $0.isRunning } }
+    /// Whether `generation` is the running run's number (a reader thread's loop condition).
+    public func isCurrent(_ generation: Int) -> Bool { run.withLock { $0.isCurrent(generation) } }
 
     public func withLock<T>(_ body: (inout Run) -> T) -> T { run.withLock { body(&$0) } }
 
     /// `body` on the run's state while `generation` is the running run; nil (and `body` not called) otherwise.
+    @discardableResult
     public func ifCurrent<T>(_ generation: Int, _ body: (inout Run) -> T) -> T? {
         run.withLock { run in run.isCurrent(generation) ? body(&run) : nil }
     }

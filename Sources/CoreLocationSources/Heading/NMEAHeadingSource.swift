@@ -23,9 +23,9 @@ public final class NMEAHeadingSource: HeadingSource {
     private let scheduler: any Scheduler
     private let logger: Logger
     /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`.
-    private let state = SourceRun(State(), events: HeadingSourceEvent.self, exclusiveDelivery: true)
+    let state = SourceRun(State(), events: HeadingSourceEvent.self, exclusiveDelivery: true)
 
-    private struct State {
+    struct State {
         var splitter = NMEALineSplitter()
         var parser = NMEAParser()
         /// The last problem logged, so a device that stays absent is logged once, not every reopen.
@@ -102,5 +102,4 @@ public final class NMEAHeadingSource: HeadingSource {
         }
     }
 
-    func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.isCurrent(generation) } }
 }
