@@ -166,7 +166,7 @@ struct Locationd: AsyncParsableCommand {
         defer { watcher.cancel() }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
