@@ -289,6 +289,17 @@ let package = Package(
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
             swiftSettings: strictSettings
         ),
+        // ModemManager's 3GPP location string and the cell table's CSV rows (issue 37).
+        .executableTarget(
+            name: "CoreLocationFuzzModem3GPP",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CoreLocationFuzzCellCSV",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationCellular", "CoreLocationNetwork"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),
         .testTarget(name: "CoreLocationEngineTests", dependencies: ["CoreLocationEngine"], swiftSettings: strictSettings),
         .testTarget(

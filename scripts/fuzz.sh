@@ -3,8 +3,8 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind | daemon-frames
-#                (default: all eight, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind | daemon-frames |
+#                modem-3gpp | cell-csv (default: all ten, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
@@ -25,11 +25,11 @@ while [ $# -gt 0 ]; do
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames|modem-3gpp|cell-csv) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames|modem-3gpp|cell-csv]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind daemon-frames)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind daemon-frames modem-3gpp cell-csv)
 niceness="${FUZZ_NICE:-19}"
 
 product() {
@@ -42,6 +42,8 @@ product() {
         dbus-message) echo CoreLocationFuzzDBusMessage ;;
         maxmind) echo CoreLocationFuzzMaxMind ;;
         daemon-frames) echo CoreLocationFuzzDaemonFrames ;;
+        modem-3gpp) echo CoreLocationFuzzModem3GPP ;;
+        cell-csv) echo CoreLocationFuzzCellCSV ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several
@@ -55,6 +57,8 @@ options() {
         # D-Bus: the seeds are whole messages of up to ~400 bytes; 2 KiB leaves room for two or three in a row.
         dbus-message) echo "-max_len=2048" ;;
         maxmind) echo "-max_len=24576" ;;
+        # A 3GPP string is at most 5 fields of 15 characters; 256 bytes leave room for padding and Unicode.
+        modem-3gpp) echo "-max_len=256" ;;
         *) echo "-max_len=1024" ;;
     esac
 }
