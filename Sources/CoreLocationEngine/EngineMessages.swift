@@ -98,6 +98,8 @@ public enum EngineInput: Hashable, Codable, Sendable {
     case tick
     /// The app's regions as storage kept them; no notices are produced.
     case restoreRegions([StoredRegion])
+    /// Several clients unregister at once (a connection closed): one step, one source selection.
+    case unregisterAll([ClientID])
 }
 
 /// Failures the engine reports to a client; the façade maps them to `CLError` codes.

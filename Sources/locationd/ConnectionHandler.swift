@@ -3,17 +3,63 @@ import Logging
 import NIOCore
 
 /// Splits the inbound stream into frames; an oversized frame is answered with an error and the
-/// connection closed.
+/// connection closed. A frame begun must be completed within `frameTimeout` seconds, and what all connections
+/// hold of incomplete frames is bounded (`PartialFrames`; issue 37, item 7).
 struct FrameSplitter: ByteToMessageDecoder {
     typealias InboundOut = [UInt8]
     var decoder = FrameDecoder()
+    /// The daemon's budget for incomplete frames, and this connection's share of it.
+    var partial: PartialFrames?
+    var held = 0
+    var frameTimeout: Double = 10
+    /// Runs while a frame is incomplete; restarted when a frame completes and the next one has begun.
+    var frameTimer: Scheduled<Void>?
+
+    init(partial: PartialFrames? = nil, frameTimeout: Double = 10) {
+        self.partial = partial
+        self.frameTimeout = frameTimeout
+    }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { decoder.append(bytes) }
+        var completed = false
         while let frame = try decoder.next() {
+            completed = true
             context.fireChannelRead(wrapInboundOut(frame))
         }
+        try account(context: context, frameCompleted: completed)
         return .needMoreData
+    }
+
+    /// This connection's incomplete frame against the daemon's budget, and the timer it must complete within.
+    private mutating func account(context: ChannelHandlerContext, frameCompleted: Bool) throws {
+        let pending = decoder.bufferedCount
+        if let partial {
+            guard partial.hold(from: held, to: pending) else {
+                throw PartialFrames.Refusal.overBudget(limit: partial.limit)
+            }
+            held = pending
+        }
+        if frameCompleted || pending == 0 {
+            frameTimer?.cancel()
+            frameTimer = nil
+        }
+        if pending > 0, frameTimer == nil {
+            let seconds = frameTimeout
+            let pipeline = context.pipeline
+            frameTimer = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
+                pipeline.fireErrorCaught(PartialFrames.Refusal.timedOut(seconds: seconds))
+            }
+        }
+    }
+
+    /// The connection went: its share of the budget is given back.
+    mutating func decoderRemoved(context: ChannelHandlerContext) {
+        frameTimer?.cancel()
+        frameTimer = nil
+        _ = partial?.hold(from: held, to: 0)
+        held = 0
+        decoder = FrameDecoder()
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
@@ -35,21 +81,41 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var peer: Peer?
     private var helloTimer: Scheduled<Void>?
     private var writeTimer: Scheduled<Void>?
+    /// Connections per uid; nil when this handler is not counted (tests that make one by hand).
+    private let connections: ConnectionCounter?
+    /// The uid this connection was counted under, released when it closes.
+    private var counted: UInt32?
 
-    init(core: DaemonCore, identity: PeerIdentity?, cookie: UInt64? = nil, logger: Logger) {
+    init(
+        core: DaemonCore, identity: PeerIdentity?, cookie: UInt64? = nil, connections: ConnectionCounter? = nil,
+        logger: Logger
+    ) {
         self.core = core
         self.identity = identity
         self.cookie = cookie
+        self.connections = connections
         self.logger = logger
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard identity != nil else {
+        guard let identity else {
             logger.warning("Refusing a connection whose peer cannot be identified")
             context.close(promise: nil)
             return
         }
         let channel = context.channel
+        if let connections {
+            guard connections.admit(uid: identity.uid) else {
+                // Refused at once, before the hello, with one error frame the client can show.
+                return fatal(
+                    DaemonError(
+                        .notPermitted,
+                        "user \(identity.uid) holds \(connections.limit) connections, the most one user may",
+                        fatal: true),
+                    channel: channel)
+            }
+            counted = identity.uid
+        }
         let limits = core.limits
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         helloTimer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(limits.helloTimeout * 1000))) {
@@ -135,6 +201,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             fatal(
                 DaemonError(.oversized, "a frame of \(length) bytes is over the limit of \(limit)", fatal: true),
                 channel: context.channel)
+        } else if let refusal = error as? PartialFrames.Refusal {
+            let message = switch refusal {
+            case let .overBudget(limit): "the daemon holds \(limit) bytes of incomplete frames: no more now"
+            case let .timedOut(seconds): "a frame begun was not completed within \(seconds) s"
+            }
+            fatal(DaemonError(.tooSlow, message, fatal: true), channel: context.channel)
         } else {
             logger.debug("Connection error", metadata: ["error": "\(error)"])
             context.close(promise: nil)
@@ -164,6 +236,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         helloTimer?.cancel()
         writeTimer?.cancel()
+        if let uid = counted {
+            connections?.release(uid: uid)
+            counted = nil
+        }
         if let peer {
             peer.closed()
             core.detach(peer)

@@ -13,6 +13,7 @@ extension DaemonCore {
         }
         switch request {
         case let .register(client, label):
+            if let refusal = refusesRegister(ClientID(client), peer: peer, app: app) { return reply(.failure(refusal)) }
             register(ClientID(client), label: label, peer: peer, app: app)
             reply(.ok)
         case let .command(client, command):
@@ -94,6 +95,24 @@ extension DaemonCore {
                 reply(.failure(DaemonError(.notPermitted, "prompt \(id) is not open for this agent")))
             }
         }
+    }
+
+    /// A new client past the connection's or the app's limit (decision 0086); registering a client number again
+    /// replaces its client and is never refused.
+    private func refusesRegister(_ client: ClientID, peer: Peer, app: App) -> DaemonError? {
+        let (isNew, onConnection) = peer.state.withLock { ($0.clients[client] == nil, $0.clients.count) }
+        guard isNew else { return nil }
+        if onConnection >= limits.maximumClientsPerConnection {
+            return DaemonError(
+                .notPermitted, "this connection has \(onConnection) clients, the most one connection may register")
+        }
+        let onApp = app.peers.withLock { peers in
+            peers.values.reduce(0) { $0 + $1.state.withLock { $0.clients.count } }
+        }
+        if onApp >= limits.maximumClientsPerApp {
+            return DaemonError(.notPermitted, "this app has \(onApp) clients, the most one app may register")
+        }
+        return nil
     }
 
     private func register(_ client: ClientID, label: String, peer: Peer, app: App) {

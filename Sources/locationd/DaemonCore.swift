@@ -235,7 +235,7 @@ final class DaemonCore: Sendable {
             defer { state.clients.removeAll() }
             return Array(state.clients.values)
         }
-        for client in clients { app.runtime.send(.unregister, from: client) }
+        app.runtime.removeClients(clients)
         sessionOnDetach(peer, app: app)
         let empty = app.peers.withLock { peers in
             peers[peer.id] = nil

@@ -102,6 +102,17 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("max-buffered"), help: "Bytes of unread output a client may accumulate before it is cut off.")
     var maximumBuffered: Int = 1 << 20
 
+    @Option(name: .customLong("max-connections-per-uid"), help: "Connections one user may hold open at once.")
+    var maximumConnectionsPerUID = 256
+
+    @Option(name: .customLong("frame-timeout"), help: "Seconds a client has to complete a frame it has begun.")
+    var frameTimeout: Double = 10
+
+    @Option(
+        name: .customLong("max-partial-frames"),
+        help: "Bytes of incomplete frames the daemon holds for all its clients together.")
+    var maximumPartialFrameBytes = 16 << 20
+
     @Option(
         name: .customLong("prompt-timeout"),
         help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
@@ -205,7 +216,11 @@ struct Locationd: AsyncParsableCommand {
         let composition = Composition(
             sources: madeSources, scheduler: scheduler, configuration: engineConfiguration, regionLimit: regionLimit,
             environment: environment, logger: logger)
-        let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
+        var limits = DaemonLimits(
+            helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
+        limits.maximumConnectionsPerUID = max(maximumConnectionsPerUID, 1)
+        limits.frameTimeout = frameTimeout > 0 ? frameTimeout : 10
+        limits.maximumPartialFrameBytes = max(maximumPartialFrameBytes, DaemonProtocol.maximumFrameLength + 4)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
             sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
@@ -288,7 +303,10 @@ struct Locationd: AsyncParsableCommand {
     }
 
     static func bootstrap(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        let connections = ConnectionCounter(limit: core.limits.maximumConnectionsPerUID)
+        let partial = PartialFrames(limit: core.limits.maximumPartialFrameBytes)
+        let frameTimeout = core.limits.frameTimeout
+        return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.autoRead, value: false)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
@@ -296,9 +314,12 @@ struct Locationd: AsyncParsableCommand {
                 PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
                     let (identity, cookie) = found
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameSplitter()))
                         try channel.pipeline.syncOperations.addHandler(
-                            ConnectionHandler(core: core, identity: identity, cookie: cookie, logger: logger))
+                            ByteToMessageHandler(FrameSplitter(partial: partial, frameTimeout: frameTimeout)))
+                        try channel.pipeline.syncOperations.addHandler(
+                            ConnectionHandler(
+                                core: core, identity: identity, cookie: cookie, connections: connections,
+                                logger: logger))
                     }
                 }.flatMap {
                     channel.setOption(.autoRead, value: true)

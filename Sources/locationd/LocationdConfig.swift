@@ -22,7 +22,8 @@ enum LocationdConfig {
     /// The keys a file may set; the flags (`--help`…) and `config` itself are not among them.
     static let keys: Set<String> = [
         "socket", "database", "simulate", "simulate-speed", "source", "region-limit", "hello-timeout",
-        "write-timeout", "max-buffered", "prompt-timeout", "log-level",
+        "write-timeout", "max-buffered", "max-connections-per-uid", "frame-timeout", "max-partial-frames",
+        "prompt-timeout", "log-level",
     ]
 
     static func defaultPath(environment: [String: String], isRoot: Bool) -> String {

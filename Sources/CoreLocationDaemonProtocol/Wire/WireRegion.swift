@@ -87,6 +87,7 @@ public enum WireRegionFailure: String, Codable, Hashable, Sendable {
     case invalidRadius = "invalid-radius"
     case radiusTooLarge = "radius-too-large"
     case tooManyRegions = "too-many-regions"
+    case identifierTooLong = "identifier-too-long"
     case denied
     case notMonitored = "not-monitored"
 }

@@ -100,6 +100,7 @@ extension WireRegionFailure {
         case .invalidRadius: .invalidRadius
         case .radiusTooLarge: .radiusTooLarge
         case .tooManyRegions: .tooManyRegions
+        case .identifierTooLong: .identifierTooLong
         case .denied: .denied
         case .notMonitored: .notMonitored
         }
@@ -114,6 +115,7 @@ extension RegionFailure {
         case .invalidRadius: .invalidRadius
         case .radiusTooLarge: .radiusTooLarge
         case .tooManyRegions: .tooManyRegions
+        case .identifierTooLong: .identifierTooLong
         case .denied: .denied
         case .notMonitored: .notMonitored
         }

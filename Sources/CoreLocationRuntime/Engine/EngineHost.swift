@@ -98,6 +98,15 @@ package final class EngineHost: LocationRuntime {
         }
     }
 
+    /// Unregisters several clients in one engine step (a daemon connection closed).
+    package func removeClients(_ ids: [ClientID]) {
+        guard !ids.isEmpty else { return }
+        input(.unregisterAll(ids))
+        core.withLock { core in
+            for id in ids { core.sinks[id] = nil }
+        }
+    }
+
     /// The engine's status, with the device of each source's last fix where a source says it.
     package func engineStatus() -> EngineStatus? { status() }
 
