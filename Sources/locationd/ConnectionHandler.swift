@@ -96,7 +96,8 @@ final class ConnectionHandler: ChannelInboundHandler {
                     fatal: true),
                 channel: context.channel)
         }
-        guard let identity else { return }
+        guard var identity else { return }
+        identity.declaredExecutable = hello.executable
         helloTimer?.cancel()
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
@@ -104,7 +105,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             socket: cookie.flatMap { DirectSocket.duplicate(cookie: $0) } ?? -1, identity: identity, label: label,
             limits: core.limits, logger: logger)
         self.peer = peer
-        peer.send(.hello(core.attach(peer)))
+        core.attach(peer) { peer.send(.hello($0)) }
     }
 
     /// A hello of protocol version 1 (decision 0068): answered in that version's shape, which its clients read
