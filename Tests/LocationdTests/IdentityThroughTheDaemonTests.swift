@@ -77,7 +77,8 @@ struct IdentityThroughTheDaemonTests {
             #expect(run.replies.last == .ok, "\(run.output)")
         }
         // Nothing of it took effect: no decision stored for the app, services on.
-        let decisions = try await harness.run("locationctl", ["decisions"])
+        let decisions = try await harness.run("locationctl", ["authorize", "--list"])
+        #expect(decisions.status == 0, "\(decisions)")
         #expect(!decisions.stdout.contains(Self.python), "\(decisions)")
         let status = try await harness.run("locationctl", ["status"])
         #expect(status.status == 0, "\(status)")
@@ -89,7 +90,7 @@ struct IdentityThroughTheDaemonTests {
         try await harness.start()
         let authorize = try await harness.run("locationctl", ["authorize", "org.example.decided", "deny"])
         #expect(authorize.status == 0, "\(authorize)")
-        let decisions = try await harness.run("locationctl", ["decisions"])
+        let decisions = try await harness.run("locationctl", ["authorize", "--list"])
         #expect(decisions.stdout.contains("org.example.decided"), "\(decisions)")
 
         let agent = try RunningApp(harness, ["agent", "--answer", "dont-allow"], tool: "locationctl")
