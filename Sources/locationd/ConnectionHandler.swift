@@ -124,11 +124,16 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func fatal(_ error: DaemonError, channel: any Channel, frame: [UInt8]?) {
         logger.notice("Closing a connection", metadata: ["error": "\(error)"])
-        if let frame {
-            channel.writeAndFlush(channel.allocator.buffer(bytes: frame)).whenComplete { _ in channel.close(promise: nil) }
-        } else {
-            channel.close(promise: nil)
+        let close: @Sendable () -> Void = {
+            if let frame {
+                channel.writeAndFlush(channel.allocator.buffer(bytes: frame)).whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                channel.close(promise: nil)
+            }
         }
+        // After a hello the reply hello is sent once the app is resolved, off the loop (`DaemonCore.attach`): the
+        // error goes after it.
+        if let peer { core.afterAttach(peer, close) } else { close() }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
