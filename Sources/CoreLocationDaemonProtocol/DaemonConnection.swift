@@ -53,7 +53,9 @@ public final class DaemonConnection: Sendable {
         let fd: Int32
         do { fd = try UnixSocket.connect(path: path) } catch { throw .unreachable(error) }
         let hello: [UInt8]
-        do { hello = try DaemonProtocol.frame(ClientMessage.hello(ClientHello(label: label))) } catch {
+        do {
+            hello = try DaemonProtocol.frame(ClientMessage.hello(ClientHello(label: label, executable: ClientHello.ownExecutable)))
+        } catch {
             UnixSocket.shutdownAndClose(fd)
             throw .malformed("\(error)")
         }

@@ -27,12 +27,14 @@ final class AgentRegistry: Sendable {
         self.timeout = timeout
     }
 
-    func register(_ peer: Peer) {
-        let previous = state.withLock { state -> Peer? in
-            defer { state.agents[peer.identity.uid] = peer }
-            return state.agents[peer.identity.uid]
+    /// Makes `peer` its user's agent; false while another agent of that user is connected: a running agent is
+    /// never replaced behind the user's back (issue 37), the second must wait until the first is gone.
+    func register(_ peer: Peer) -> Bool {
+        state.withLock { state -> Bool in
+            if let current = state.agents[peer.identity.uid], current !== peer, !current.isClosed { return false }
+            state.agents[peer.identity.uid] = peer
+            return true
         }
-        if let previous, previous !== peer { dismissPrompts(of: previous) }
     }
 
     func agent(for uid: UInt32) -> Peer? {

@@ -162,7 +162,8 @@ final class ConnectionHandler: ChannelInboundHandler {
                     fatal: true),
                 channel: context.channel)
         }
-        guard let identity else { return }
+        guard var identity else { return }
+        identity.declaredExecutable = hello.executable
         helloTimer?.cancel()
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
@@ -170,7 +171,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             socket: cookie.flatMap { DirectSocket.duplicate(cookie: $0) } ?? -1, identity: identity, label: label,
             limits: core.limits, logger: logger)
         self.peer = peer
-        peer.send(.hello(core.attach(peer)))
+        core.attach(peer) { peer.send(.hello($0)) }
     }
 
     /// A hello of protocol version 1 (decision 0068): answered in that version's shape, which its clients read
@@ -189,11 +190,16 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func fatal(_ error: DaemonError, channel: any Channel, frame: [UInt8]?) {
         logger.notice("Closing a connection", metadata: ["error": "\(error)"])
-        if let frame {
-            channel.writeAndFlush(channel.allocator.buffer(bytes: frame)).whenComplete { _ in channel.close(promise: nil) }
-        } else {
-            channel.close(promise: nil)
+        let close: @Sendable () -> Void = {
+            if let frame {
+                channel.writeAndFlush(channel.allocator.buffer(bytes: frame)).whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                channel.close(promise: nil)
+            }
         }
+        // After a hello the reply hello is sent once the app is resolved, off the loop (`DaemonCore.attach`): the
+        // error goes after it.
+        if let peer { core.afterAttach(peer, close) } else { close() }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

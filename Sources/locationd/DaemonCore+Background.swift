@@ -74,7 +74,8 @@ extension DaemonCore {
         for target in targets {
             let key = AppKey(uid: target.uid, appID: target.appID)
             let plist = target.uid == daemonUID ? target.environment["CORELOCATION_INFO_PLIST"] : nil
-            var identity = appIdentity(executable: target.executable, arguments: { target.arguments }, infoPlist: plist)
+            var identity = appIdentity(
+                executable: target.executable, arguments: { target.arguments }, infoPlist: plist, owner: target.uid)
             identity.id = storedID(key)
             let app = state.withLock { state -> App in
                 if let app = state.apps[key] { return app }

@@ -8,8 +8,18 @@ import Synchronization
 extension DaemonCore {
     /// Answers one request of a connection that said hello. `reply` may be called on any thread.
     func handle(_ request: DaemonRequest, from peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void) {
+        afterAttach(peer) { [self] in handleAttached(request, from: peer, reply: reply) }
+    }
+
+    private func handleAttached(_ request: DaemonRequest, from peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void) {
         guard let app = app(of: peer) else {
             return reply(.failure(DaemonError(.unknownClient, "this connection has no app")))
+        }
+        if let refusal = settingsRefusal(request, from: peer) {
+            logger.notice(
+                "Refused a Settings request from an app",
+                metadata: ["pid": "\(peer.identity.pid)", "uid": "\(peer.identity.uid)", "app": "\(app.key.appID.escapedForLog)"])
+            return reply(.failure(refusal))
         }
         switch request {
         case let .register(client, label):
@@ -37,7 +47,7 @@ extension DaemonCore {
         case let .setDefaultPolicy(name):
             reply(setDefaultPolicy(name, peer: peer))
         case let .setServices(enabled):
-            guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+            guard isAdministrator(peer) else {
                 return reply(.failure(DaemonError(.notPermitted, "only root or the daemon's user may switch location services")))
             }
             do {
@@ -53,7 +63,9 @@ extension DaemonCore {
         case .ping:
             reply(.ok)
         case .registerAgent:
-            agents.register(peer)
+            guard agents.register(peer) else {
+                return reply(.failure(DaemonError(.notPermitted, "another prompt agent of this user is running")))
+            }
             logger.info(
                 "Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
             reply(.ok)
@@ -273,7 +285,7 @@ extension DaemonCore {
     }
 
     private func setDefaultPolicy(_ name: String?, peer: Peer) -> DaemonReply {
-        guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+        guard isAdministrator(peer) else {
             return .failure(DaemonError(.notPermitted, "only root or the daemon's user may set the default policy"))
         }
         guard let store else { return .failure(DaemonError(.storage, "locationd has no database")) }

@@ -98,6 +98,8 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    /// Connections whose app is being resolved (`attach`), with the requests that wait for it.
+    let attaching = Mutex<[UInt64: [@Sendable () -> Void]]>([:])
     /// The connections' writes, one queue per event loop (`LoopWriter`).
     let writers = LoopWriters()
     let backgroundStore: BackgroundStore?
@@ -174,21 +176,56 @@ final class DaemonCore: Sendable {
 
     /// The app a process is: the locationctl beside the daemon is `locationctl`, but for `locationctl report`
     /// (the reporter, its own app with a launch target: decision 0045); any other executable is resolved
-    /// from its Info.plist. `arguments` (argv[1...]) is read only for the sibling locationctl.
-    func appIdentity(executable: String, arguments: () -> [String]?, infoPlist: String?) -> AppIdentity {
+    /// from its Info.plist. `arguments` (argv[1...]) is read only for the sibling locationctl. Reads files:
+    /// called on `identityQueue`, never on an event loop.
+    func appIdentity(executable: String, arguments: () -> [String]?, infoPlist: String?, owner: UInt32) -> AppIdentity {
         guard executable == Self.siblingLocationctl else {
-            return AppIdentity.resolve(executable: executable, infoPlist: infoPlist, logger: logger)
+            return AppIdentity.resolve(executable: executable, infoPlist: infoPlist, owner: owner, logger: logger)
         }
         return arguments()?.first == "report" ? .locationctlReporter : .locationctl
     }
 
-    /// Groups a new connection under its app (made on first use) and returns the hello to send.
-    func attach(_ peer: Peer) -> ServerHello {
+    /// Where a client's identity is resolved (its Info.plist read): off the event loops, so a slow file
+    /// stalls no other client's hello (issue 37). Concurrent: each read is bounded (decision 0069).
+    static let identityQueue = DispatchQueue(label: "locationd.identity", attributes: .concurrent)
+
+    /// Groups a new connection under its app (made on first use) and gives `then` the hello to send. The
+    /// app is resolved on `identityQueue`; requests the connection sends meanwhile wait (`handle`), in order.
+    func attach(_ peer: Peer, then: @escaping @Sendable (ServerHello) -> Void) {
+        attaching.withLock { $0[peer.id] = [] }
+        Self.identityQueue.async { [self] in
+            then(attachNow(peer))
+            // Requests that came while the app was resolved, in their order; one that comes while these run
+            // is queued behind them, as the entry goes only when the queue is found empty.
+            while true {
+                let waiting = attaching.withLock { attaching -> [@Sendable () -> Void] in
+                    let waiting = attaching[peer.id] ?? []
+                    if waiting.isEmpty { attaching[peer.id] = nil } else { attaching[peer.id] = [] }
+                    return waiting
+                }
+                if waiting.isEmpty { break }
+                for request in waiting { request() }
+            }
+        }
+    }
+
+    /// Runs `request` now, or after the connection's app is resolved when that is under way.
+    func afterAttach(_ peer: Peer, _ request: @escaping @Sendable () -> Void) {
+        let queued = attaching.withLock { attaching -> Bool in
+            guard attaching[peer.id] != nil else { return false }
+            attaching[peer.id, default: []].append(request)
+            return true
+        }
+        if !queued { request() }
+    }
+
+    private func attachNow(_ peer: Peer) -> ServerHello {
         let identity = peer.identity
         // A process's environment names its Info.plist only for our own user's processes.
         let plist = identity.uid == daemonUID ? identity.infoPlist : nil
         var appIdentity = appIdentity(
-            executable: identity.executable, arguments: { PeerIdentity.arguments(of: identity.pid) }, infoPlist: plist)
+            executable: identity.executable, arguments: { PeerIdentity.arguments(of: identity.pid) }, infoPlist: plist,
+            owner: identity.uid)
         let key = AppKey(uid: identity.uid, appID: appIdentity.id)
         appIdentity.id = storedID(key)
         let app = state.withLock { state -> App in
@@ -201,7 +238,10 @@ final class DaemonCore: Sendable {
         peer.state.withLock { $0.app = key }
         logger.info(
             "Client connected",
-            metadata: ["pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)", "label": "\(peer.label)"])
+            metadata: [
+                "pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID.escapedForLog)",
+                "label": "\(peer.label.escapedForLog)",
+            ])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
             authorization: WireAuthorization(effectiveAuthorization(app)))
@@ -228,6 +268,11 @@ final class DaemonCore: Sendable {
     /// The connection closed: its clients go; an app with no connection left is dropped (its
     /// session-only decisions with it; its regions stay stored).
     func detach(_ peer: Peer) {
+        // After the app is resolved: detached before, the connection would be added to its app afterwards.
+        afterAttach(peer) { [self] in detachNow(peer) }
+    }
+
+    private func detachNow(_ peer: Peer) {
         peer.releaseWaiters()
         agents.detach(peer)
         guard let key = peer.state.withLock({ $0.app }), let app = state.withLock({ $0.apps[key] }) else { return }

@@ -66,7 +66,9 @@ import Testing
 
     @Test func anAnswerToAPromptNobodyAskedIsRefused() async throws {
         let harness = try DaemonHarness()
-        try await harness.start()
+        // This test process stands in for the agent: the daemon is told it is a Settings executable (decision 0085).
+        let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        try await harness.start(extra: ["CORELOCATION_SETTINGS_EXECUTABLE": runner])
         // An answer to a prompt nobody asked is refused (no agent may decide on its own).
         let connection = try DaemonConnection.connect(path: harness.socket, label: "fake-agent", timeout: 5)
         connection.startReading { _ in }

@@ -5,19 +5,26 @@ extension AppIdentity {
     /// The identity of another process, as locationd resolves it: `executable` comes from the
     /// kernel (`/proc/PID/exe`); `infoPlist` is the process's `CORELOCATION_INFO_PLIST` read from
     /// `/proc/PID/environ` (honoured only for processes of the daemon's own user; see decision 0011).
-    /// The candidates are the same as `current(environment:logger:)`'s.
-    package static func resolve(executable: String, infoPlist: String?, logger: Logger) -> AppIdentity {
+    /// The candidates are the same as `current(environment:logger:)`'s. Each is read by `ClientInfoPlist`
+    /// (a regular file of at most 64 KiB owned by `owner` or root, decision 0069); a refused one is passed over
+    /// as if it were not there, and the log says why. Blocking file reads: never call this on an event loop.
+    package static func resolve(executable: String, infoPlist: String?, owner: UInt32, logger: Logger) -> AppIdentity {
         let executableName = (executable as NSString).lastPathComponent
         let directory = (executable as NSString).deletingLastPathComponent
         var candidates: [String] = []
         if let infoPlist, !infoPlist.isEmpty { candidates.append(infoPlist) }
         candidates.append("\(directory)/\(executableName)-Info.plist")
         candidates.append("\(directory)/Info.plist")
-        for path in candidates where FileManager.default.fileExists(atPath: path) {
-            do {
-                return make(plist: try loadPlist(at: path), path: path, executable: executable)
-            } catch {
-                logger.warning("Cannot read a client's Info.plist", metadata: ["path": "\(path)", "error": "\(error)"])
+        for path in candidates {
+            switch ClientInfoPlist.read(at: path, owner: owner) {
+            case let .success(fields):
+                return make(plist: fields.dictionary, path: path, executable: executable)
+            case .failure(.absent):
+                continue
+            case let .failure(refusal):
+                logger.warning(
+                    "A client's Info.plist is refused; the app is named as if it had none there",
+                    metadata: ["path": "\(path.escapedForLog)", "reason": "\(refusal)", "uid": "\(owner)"])
             }
         }
         return AppIdentity(id: executable, displayName: executableName)
