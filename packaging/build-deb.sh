@@ -10,7 +10,7 @@
 #   packaging/build-deb.sh [VERSION]              # release build, then both packages (VERSION: packaging/debian/changelog's)
 #   BINARIES=DIR packaging/build-deb.sh           # package binaries already built (DIR holds locationd, locationctl and
 #                                                 # swift-corelocation_CoreLocationGeocoding.resources/)
-#   lintian --info .build/deb/corelocation_*.deb  # no error, no warning (docs/decisions/0070)
+#   lintian --info .build/deb/corelocation_*.deb  # 2 errors left: the static Foundation's zlib (docs/decisions/0070)
 #
 # Layout (docs/decisions/0070): the binaries in /usr/bin; the gazetteer in /usr/share/swift-corelocation/, one of the
 # places the geocoder looks (Gazetteer+Loading.swift), not a SwiftPM bundle beside the binaries (lintian:

@@ -94,7 +94,10 @@ done
 [ "$state" = running ] || [ "$state" = degraded ] || { cat "$work/console.log" >&2; echo "boot: $state" >&2; exit 1; }
 
 stage "dpkg -i $(basename "$deb")"
-inside dpkg -i "$package" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; exit 1; }
+# apt, not bare dpkg -i: the package's Depends (dpkg-shlibdeps') come from Debian's archive, as for a user's
+# `sudo apt install ./corelocation_*.deb`; the maintainer scripts run the same way.
+{ inside apt-get update -qq && inside env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    "$package"; } >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "apt install"; exit 1; }
 inside getent passwd corelocation | grep -q ':/var/lib/corelocation:/usr/sbin/nologin$' || fail "no user corelocation"
 inside id -nG corelocation | grep -qw dialout || fail "corelocation is not in dialout"
 [ "$(inside stat -c '%a %U %G' /var/lib/corelocation)" = "700 corelocation corelocation" ] \
@@ -106,6 +109,7 @@ inside id -nG corelocation | grep -qw dialout || fail "corelocation is not in di
 stage "systemd-analyze verify, security"
 inside systemd-analyze verify /lib/systemd/system/locationd.socket /lib/systemd/system/locationd.service \
     >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify (system units)"; }
+inside mkdir -p -m 0700 /run/user/0
 inside env XDG_RUNTIME_DIR=/run/user/0 systemd-analyze --user verify /usr/lib/systemd/user/locationd.socket \
     /usr/lib/systemd/user/locationd.service /usr/lib/systemd/user/corelocation-agent.service \
     /usr/lib/systemd/user/corelocation-report.service >"$work/verify-user.log" 2>&1 \
@@ -170,7 +174,9 @@ probe() {  # probe NAME FAMILIES: run the probe unit with RestrictAddressFamilie
     sed -e 's|^ExecStart=.*|ExecStart=/usr/sbin/ip -brief address show lo|' -e 's/^Type=notify/Type=oneshot/' \
         -e '/^NotifyAccess=/d' -e '/^Requires=/d' -e '/^Restart/d' -e '/^Also=/d' \
         -e "s/^RestrictAddressFamilies=.*/RestrictAddressFamilies=$2/" \
-        "$machine/lib/systemd/system/locationd.service" >"$machine/run/systemd/system/$1.service"
+        "$machine/lib/systemd/system/locationd.service" >"$work/$1.service"
+    # The booted container's /run is its own tmpfs, not the tree's directory: write through its mount namespace.
+    inside sh -c "cat > /etc/systemd/system/$1.service" <"$work/$1.service"
     inside systemctl daemon-reload
     inside systemctl start "$1.service" || true
     inside journalctl --no-pager -o cat -u "$1.service"

@@ -18,7 +18,7 @@ extension DaemonCore {
         if let refusal = settingsRefusal(request, from: peer) {
             logger.notice(
                 "Refused a Settings request from an app",
-                metadata: ["pid": "\(peer.identity.pid)", "uid": "\(peer.identity.uid)", "app": "\(app.key.appID.escapedForLog)"])
+                metadata: ["pid": "\(peer.identity.pid)", "uid": "\(peer.identity.uid)", "app": "\(app.key.appID)"])
             return reply(.failure(refusal))
         }
         switch request {

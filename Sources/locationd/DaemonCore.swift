@@ -239,8 +239,8 @@ final class DaemonCore: Sendable {
         logger.info(
             "Client connected",
             metadata: [
-                "pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID.escapedForLog)",
-                "label": "\(peer.label.escapedForLog)",
+                "pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)",
+                "label": "\(peer.label)",
             ])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,

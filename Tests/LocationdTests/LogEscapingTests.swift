@@ -11,7 +11,7 @@ import Testing
         let connection = try DaemonConnection.connect(path: harness.socket, label: label, timeout: 5)
         defer { connection.close() }
         let escaped = "label=probe\\nlocationd : [critical] forged\\u{1b}[2J\\\\n"
-        #expect(await harness.logContains(escaped), "\(harness.logText)")
+        #expect(await harness.logContains(escaped, timeout: 60), "\(harness.logText)")
         let lines = harness.logText.split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("locationd : [critical] forged") })
         #expect(!harness.logText.contains("\u{1B}"))
