@@ -21,9 +21,14 @@ extension DaemonCore {
     }()
 
     /// Whether the connection is the Settings app: its executable as the kernel read it is one of
-    /// `settingsExecutables` (a declared one never counts).
+    /// `settingsExecutables`. Where the kernel does not show it (another user's process, on the system daemon,
+    /// which has no CAP_SYS_PTRACE since issue 37), the executable the hello declares stands in: refusing would
+    /// leave every user but the daemon's own, root included, without `locationctl authorize` on the system daemon
+    /// (found by `packaging/test-install.sh`). Such a claim is trusted only within the peer's kernel uid, the same
+    /// trust as the same-uid spoofing decision 0011 accepts; a per-user daemon always reads the path.
     func isSettingsClient(_ peer: Peer) -> Bool {
-        peer.identity.kernelExecutable.map { Self.settingsExecutables.contains($0) } ?? false
+        if let kernel = peer.identity.kernelExecutable { return Self.settingsExecutables.contains(kernel) }
+        return peer.identity.declaredExecutable.map { Self.settingsExecutables.contains($0) } ?? false
     }
 
     /// Whether the caller administers this daemon: root, or the user the daemon runs as (a per-user daemon's

@@ -43,7 +43,8 @@ import Glibc
         let hello = await withCheckedContinuation { continuation in
             core.attach(peer) { continuation.resume(returning: $0) }
         }
-        let settings = identity.kernelExecutable.map { DaemonCore.settingsExecutables.contains($0) } ?? false
+        let settings = (identity.kernelExecutable ?? identity.declaredExecutable)
+            .map { DaemonCore.settingsExecutables.contains($0) } ?? false
         #expect(core.isSettingsClient(peer) == settings)
         close(ends[1])
         return (core, hello)
@@ -66,15 +67,16 @@ import Glibc
         #expect(hello.app == "org.example.declared")
         #expect(hello.uid == getuid())
 
-        // Declaring the locationctl beside the daemon does not make a Settings client (checked in `attach`), and a
-        // relative or absent declaration names nothing the client chose.
+        // Where the kernel does not show the executable, declaring the locationctl beside the daemon is what a
+        // Settings client of another user can do (decision 0085), and a relative or absent declaration names
+        // nothing the client chose.
         identity.declaredExecutable = DaemonCore.siblingLocationctl
         #expect(identity.declaredExecutable != nil)
         #expect(identity.executable == DaemonCore.siblingLocationctl)
         let (core, _) = try await Self.attach(identity, group: group, directory: directory)
         let peer = try #require(core.state.withLock { state in state.apps.values.first?.peers.withLock { $0.values.first } })
-        #expect(!core.isSettingsClient(peer))
-        #expect(core.settingsRefusal(.registerAgent, from: peer)?.code == .notPermitted)
+        #expect(core.isSettingsClient(peer) == (DaemonCore.siblingLocationctl != nil))
+        #expect(core.settingsRefusal(.registerAgent, from: peer) == nil)
         identity.declaredExecutable = "relative/app"
         #expect(identity.executable == "unidentified")
         identity.declaredExecutable = nil
