@@ -138,7 +138,7 @@ for user in corelocation alice; do
     if ! client "$user" authorize --list >"$work/list-$user.txt" 2>&1; then
         cat "$work/list-$user.txt" >&2; fail "locationctl authorize --list as $user"
     fi
-    client "$user" authorize /usr/bin/locationctl always >"$work/allow-$user.txt" 2>&1 \
+    client "$user" authorize locationctl always >"$work/allow-$user.txt" 2>&1 \
         || { cat "$work/allow-$user.txt" >&2; fail "locationctl authorize as $user"; }
     if client "$user" locate --format json >"$work/locate-$user.txt" 2>&1 \
         && grep -q '"latitude" *: *48.858' "$work/locate-$user.txt"; then
