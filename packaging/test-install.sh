@@ -147,6 +147,17 @@ for user in corelocation alice; do
         cat "$work/locate-$user.txt" >&2; fail "locationctl locate through the daemon as $user"
     fi
 done
+# `simulate` makes the simulated source the only one (locationd's makeSources): the receivers get a run of their
+# own, without it, with a client whose request gives them demand.
+cat >"$machine/etc/corelocation/locationd.conf.receivers" <<'CONF'
+source = gpsd://127.0.0.1:2947
+source = serial:/dev/ttyS3?baud=9600
+CONF
+inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
+inside systemctl restart locationd.service
+client corelocation locate --format json >/dev/null 2>&1 &
+waiting=$!
+sleep 5
 pid="$(inside systemctl show -p MainPID --value locationd.service)"
 if [ "${pid:-0}" -gt 0 ]; then
     status="$(inside cat "/proc/$pid/status")"
@@ -162,6 +173,7 @@ if [ "${pid:-0}" -gt 0 ]; then
 else
     fail "locationd.service has no main process: $(inside systemctl status --no-pager locationd.service | tail -5)"
 fi
+kill "$waiting" 2>/dev/null || true
 inside journalctl --no-pager -u locationd.service >"$work/journal.txt" 2>&1 || true
 if grep -E 'Operation not permitted|Permission denied|Bad system call|Address family not supported' "$work/journal.txt"; then
     fail "the sandbox refused the daemon something (journal above)"
