@@ -17,7 +17,8 @@
 #
 #   packaging/test-install.sh [PACKAGE.deb]   # default: the newest .build/deb/corelocation_*.deb
 #
-# Needs root, debootstrap and systemd-container (systemd-nspawn); the Debian 12 tree is made once with debootstrap
+# Not beside `swift test`: the container shares the host's network (apt needs it), so its gpsd holds 127.0.0.1:2947,
+# which the tests that expect no gpsd there see. Needs root, debootstrap and systemd-container (systemd-nspawn); the Debian 12 tree is made once with debootstrap
 # from Debian's mirror and kept in $INSTALL_TEST_CACHE (default /var/tmp/corelocation-install-test), each run works
 # on a copy. Prints the time each stage took.
 set -euo pipefail
