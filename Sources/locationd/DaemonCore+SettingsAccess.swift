@@ -26,9 +26,9 @@ extension DaemonCore {
     /// leave every user but the daemon's own, root included, without `locationctl authorize` on the system daemon
     /// (found by `packaging/test-install.sh`). Such a claim is trusted only within the peer's kernel uid, the same
     /// trust as the same-uid spoofing decision 0011 accepts; a per-user daemon always reads the path.
+    /// `PeerIdentity.executable` already is the kernel's path, else the checked declared one.
     func isSettingsClient(_ peer: Peer) -> Bool {
-        if let kernel = peer.identity.kernelExecutable { return Self.settingsExecutables.contains(kernel) }
-        return peer.identity.declaredExecutable.map { Self.settingsExecutables.contains($0) } ?? false
+        Self.settingsExecutables.contains(peer.identity.executable)
     }
 
     /// Whether the caller administers this daemon: root, or the user the daemon runs as (a per-user daemon's
