@@ -97,4 +97,10 @@ final class AgentRegistry: Sendable {
             }
         }
     }
+
+    /// No agent: the headless policy answers at once.
+    struct Nobody: AuthorizationAgent {
+        var isAvailable: Bool { false }
+        func ask(_ question: AgentQuestion) -> AgentAnswer? { nil }
+    }
 }

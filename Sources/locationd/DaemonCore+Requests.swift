@@ -320,6 +320,10 @@ extension DaemonCore {
                                 services: (state.services[client] ?? []).sorted(), lastDelivery: state.lastDelivery)
                         }
                     }
+                } + app.protocolClients.withLock { Array($0.values) }.sorted { $0.id < $1.id }.map { client in
+                    DaemonStatus.Client(
+                        pid: client.pid ?? 0, label: "\(client.service.name): \(client.label)",
+                        services: client.services.withLock { $0.sorted() }, lastDelivery: client.lastDelivery.withLock { $0 })
                 }
                 return DaemonStatus.App(
                     app: app.key.appID, uid: app.key.uid, authorization: WireAuthorization(effectiveAuthorization(app)),

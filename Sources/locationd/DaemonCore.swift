@@ -51,6 +51,9 @@ final class DaemonCore: Sendable {
         /// (decision 0050).
         let beaconRegions = Mutex<[String: BeaconRegionSpec]>([:])
         let beaconSession = Mutex<BeaconRangingSession?>(nil)
+        /// The app's clients of other protocols (GeoClue2, gpsd; decision 0088), by their number: while any is
+        /// open the app stays when its last connection closes.
+        let protocolClients = Mutex<[UInt64: ProtocolClient]>([:])
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.
@@ -247,12 +250,15 @@ final class DaemonCore: Sendable {
             authorization: WireAuthorization(effectiveAuthorization(app)))
     }
 
-    func makeApp(key: AppKey, identity: AppIdentity) -> App {
+    /// `asksAgent` false: no agent is asked for this app, the headless policy answers (a peer nobody can
+    /// identify, decision 0088).
+    func makeApp(key: AppKey, identity: AppIdentity, asksAgent: Bool = true) -> App {
         // Prompts go to the user's agent when one is registered; otherwise the headless policy.
+        let agent: any AuthorizationAgent =
+            asksAgent ? AgentRegistry.ForApp(registry: agents, core: self, key: key) : AgentRegistry.Nobody()
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
-            sourcesAreSimulated: Composition.areSimulated(sources.sources),
-            agent: AgentRegistry.ForApp(registry: agents, core: self, key: key), logger: logger)
+            sourcesAreSimulated: Composition.areSimulated(sources.sources), agent: agent, logger: logger)
         let runtime = EngineHost(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
@@ -287,17 +293,31 @@ final class DaemonCore: Sendable {
             return peers.isEmpty
         }
         app.pendingSent.withLock { $0[peer.id] = nil }
-        // An app watched in the background stays (its engine keeps its regions, and the sweep
-        // considers launching it for events it left pending); others go.
-        let watched = app.backgroundClient.withLock({ $0 }) != nil
-        if empty, watched { wakeSweep() }
-        if empty, !watched {
-            state.withLock { state in
-                if app.peers.withLock({ $0.isEmpty }) { state.apps[key] = nil }
-            }
-            if let token = app.observer.withLock({ $0 }) { app.authorization.removeObserver(token) }
-        }
+        // An app watched in the background: the sweep considers launching it for events it left pending.
+        if empty, app.backgroundClient.withLock({ $0 }) != nil { wakeSweep() }
+        dropIfIdle(app)
         logger.info("Client disconnected", metadata: ["pid": "\(peer.identity.pid)", "app": "\(key.appID)"])
+    }
+
+    /// Drops an app nothing holds: no connection, no client of another protocol, not watched in the background
+    /// (such an app stays: its engine keeps its regions). Its session-only decisions go with it; its regions stay
+    /// stored.
+    func dropIfIdle(_ app: App) {
+        guard app.backgroundClient.withLock({ $0 }) == nil else { return }
+        let dropped = state.withLock { state -> Bool in
+            guard state.apps[app.key] === app, app.peers.withLock({ $0.isEmpty }),
+                app.protocolClients.withLock({ $0.isEmpty })
+            else { return false }
+            state.apps[app.key] = nil
+            return true
+        }
+        if dropped, let token = app.observer.withLock({ $0 }) { app.authorization.removeObserver(token) }
+    }
+
+    /// Every engine client of the app: its connections' and its other protocols'.
+    func engineClients(of app: App) -> [ClientID] {
+        app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
+            + app.protocolClients.withLock { $0.values.map(\.engineClient) }
     }
 
     func app(of peer: Peer) -> App? {
@@ -330,8 +350,7 @@ final class DaemonCore: Sendable {
     /// Services off: every engine client of the app is denied, so sources power down.
     func denyEngineClients(of app: App) {
         let authorization = effectiveAuthorization(app)
-        let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
-        for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+        for client in engineClients(of: app) { app.runtime.send(.setAuthorization(authorization), from: client) }
     }
 
     func setServices(enabled: Bool) throws {
@@ -341,8 +360,7 @@ final class DaemonCore: Sendable {
         let apps = state.withLock { Array($0.apps.values) }
         for app in apps {
             let authorization = effectiveAuthorization(app)
-            let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
-            for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+            for client in engineClients(of: app) { app.runtime.send(.setAuthorization(authorization), from: client) }
             for peer in app.peers.withLock({ Array($0.values) }) { peer.sendEvent(.services(enabled: enabled)) }
             authorizationChanged(app)
         }
