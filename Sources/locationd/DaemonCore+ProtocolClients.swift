@@ -34,6 +34,8 @@ final class ProtocolClient: Sendable {
     /// Seconds since the daemon started, of its last delivery.
     let lastDelivery = Mutex<Double?>(nil)
     let isClosed = Atomic(false)
+    /// Held at reduced accuracy whatever its app's decision (a GeoClue client that asked for CITY or coarser).
+    let isReduced = Atomic(false)
 
     init(id: UInt64, service: ProtocolService, app: DaemonCore.App, engineClient: ClientID, pid: Int32?, label: String) {
         self.id = id
@@ -85,9 +87,19 @@ extension DaemonCore {
         let engineClient = app.runtime.addClient(label: "\(service.name): \(label)") { [weak self, weak app] event in
             guard let self, let app, let opened = client.withLock({ $0 }), !opened.isClosed.load(ordering: .relaxed)
             else { return }
-            if case .delivery = event {
+            switch event {
+            case let .delivery(delivery):
                 guard self.effectiveAuthorization(app).allowsLocation else { return }
+                // A precise fix the engine released before the cap reached it.
+                if opened.isReduced.load(ordering: .relaxed), !delivery.accuracyLimited { return }
                 opened.lastDelivery.withLock { $0 = self.scheduler.now - self.startedAt }
+            case var .authorization(authorization):
+                // The app's decision changed and the engine was told it for every client: the cap again.
+                if opened.isReduced.load(ordering: .relaxed), authorization.accuracy == .full {
+                    authorization.accuracy = .reduced
+                    app.runtime.send(.setAuthorization(authorization), from: opened.engineClient)
+                }
+            default: break
             }
             events(event)
         }
@@ -130,6 +142,16 @@ extension DaemonCore {
             // Nothing asked (a request already decided, or refused without a question): the answer is now.
             if effectiveAuthorization(app).level != .notDetermined || !app.authorization.isRequestInProgress { finish() }
         }
+    }
+
+    /// Holds the client at reduced accuracy (the engine's cell centres) whatever its app's decision, or lets it
+    /// have what the decision allows again.
+    func capAccuracy(_ client: ProtocolClient, reduced: Bool) {
+        guard !client.isClosed.load(ordering: .relaxed) else { return }
+        client.isReduced.store(reduced, ordering: .relaxed)
+        var authorization = effectiveAuthorization(client.app)
+        if reduced { authorization.accuracy = .reduced }
+        client.app.runtime.send(.setAuthorization(authorization), from: client.engineClient)
     }
 
     /// Starts (or changes) the client's updates.

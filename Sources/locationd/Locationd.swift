@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreLocationRuntime
 import CoreLocationCellular
 import CoreLocationDaemonProtocol
+import CoreLocationDBus
 import CoreLocationEngine
 import CoreLocationNetwork
 import CoreLocationSources
@@ -139,6 +140,13 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("pending-expiry"), help: "Seconds a pending event is kept for its app.")
     var pendingExpiry: Double = 3600
 
+    @Option(
+        help: """
+            Serve GeoClue2 (org.freedesktop.GeoClue2) on a bus: system, session, or a D-Bus address; off (the \
+            default) serves none. geoclue itself must not hold the name (decision 0074).
+            """)
+    var geoclue: String = "off"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -257,6 +265,17 @@ struct Locationd: AsyncParsableCommand {
         }
         ListeningSocket.notifyReady(environment: environment, logger: logger)
 
+        let geoclueService: GeoClueService?
+        do {
+            geoclueService = try await startGeoClue(core: core, logger: logger)
+        } catch {
+            try? await channel.close()
+            try? await group.shutdownGracefully()
+            FileHandle.standardError.write(Data("locationd: cannot serve GeoClue2: \(error)\n".utf8))
+            throw ExitCode(69)
+        }
+        defer { geoclueService?.stop() }
+
         let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
         let serviceGroup = ServiceGroup(
             services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
@@ -264,6 +283,18 @@ struct Locationd: AsyncParsableCommand {
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
         logger.info("Stopped")
+    }
+
+    /// The GeoClue2 service on the bus `--geoclue` names, or nil when it is off.
+    func startGeoClue(core: DaemonCore, logger: Logger) async throws -> GeoClueService? {
+        let bus: DBusClient.Bus
+        switch geoclue {
+        case "off": return nil
+        case "system": bus = .system
+        case "session": bus = .session
+        default: bus = .address(geoclue)
+        }
+        return try await GeoClueService.start(bus: bus, core: core, logger: logger)
     }
 
     func validate() throws {

@@ -23,7 +23,7 @@ enum LocationdConfig {
     static let keys: Set<String> = [
         "socket", "database", "simulate", "simulate-speed", "source", "region-limit", "hello-timeout",
         "write-timeout", "max-buffered", "max-connections-per-uid", "frame-timeout", "max-partial-frames",
-        "prompt-timeout", "log-level",
+        "prompt-timeout", "log-level", "geoclue",
     ]
 
     static func defaultPath(environment: [String: String], isRoot: Bool) -> String {
