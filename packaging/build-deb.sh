@@ -86,6 +86,12 @@ install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/l
     packaging/systemd/user/corelocation-agent.service packaging/systemd/user/corelocation-report.service \
     "$PKG/usr/lib/systemd/user/"
 install -m 0644 packaging/locationd.conf "$PKG/etc/corelocation/locationd.conf"
+# GeoClue2 (docs/decisions/0074): the bus policy that lets locationd's user own the name (inert until
+# `geoclue = system`), and an activation file a user may choose instead of geoclue's (not installed where the bus
+# reads it: geoclue's own stays in charge unless the user switches).
+install -d "$PKG/usr/share/dbus-1/system.d" "$PKG/usr/share/swift-corelocation/dbus"
+install -m 0644 packaging/dbus/corelocation-geoclue.conf "$PKG/usr/share/dbus-1/system.d/"
+install -m 0644 packaging/dbus/org.freedesktop.GeoClue2.service "$PKG/usr/share/swift-corelocation/dbus/"
 # ModemManager's location needs polkit's yes for locationd's user (docs/decisions/0035).
 install -m 0644 packaging/polkit/50-corelocation-modemmanager.rules "$PKG/usr/share/polkit-1/rules.d/"
 
