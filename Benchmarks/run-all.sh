@@ -36,6 +36,7 @@ benchmarks=(
     "replay       ; @ '10000 100000' 3                   ; @                                  ; ^(locationctl|gpsdecode)"
     "altitude     ; @ 3                                  ; @ 20                               ; ^(hill|staircase|building)"
     "dbus         ; @ 1000 3                             ; @ 5000 5                           ; ^RESULT"
+    "geoclue      ; @ --clients 1,8 --seconds 10             ; @ --clients 1,8,64,1000 --seconds 20 ; ^(locationd|geoclue) "
 )
 
 mode=cheap

@@ -15,6 +15,8 @@ import Synchronization
 public final class DBusObjectStore: Sendable {
     private struct State {
         var objects: [String: [String: [String: DBusValue]]]
+        /// Objects of one peer (a unique name): only it reads them, and their signals go to it alone.
+        var audience: [String: String] = [:]
         weak var client: DBusClient?
     }
 
@@ -44,20 +46,29 @@ public final class DBusObjectStore: Sendable {
 
     /// Adds interfaces (with their properties) to the object at `path`, creating it; an interface it already has
     /// is replaced. Emits `InterfacesAdded` for an object below the root.
-    public func add(_ path: String, interfaces: [String: [String: DBusValue]]) throws {
+    ///
+    /// `audience`: the object is that peer's alone (a GeoClue client and its locations are its caller's): others
+    /// neither read it (`UnknownObject`, as if it were not there) nor see it in `GetManagedObjects`, and its
+    /// signals go to that peer only — one caller's position is never broadcast to the bus, and a service with
+    /// many callers sends each change once, not to everyone.
+    public func add(_ path: String, interfaces: [String: [String: DBusValue]], audience: String? = nil) throws {
         try checkPath(path)
         for name in interfaces.keys where !DBusNames.isInterface(name) {
             throw DBusCallError(.invalidArgument, "'\(name)' is not an interface name")
         }
+        if let audience, !DBusNames.isBusName(audience) {
+            throw DBusCallError(.invalidArgument, "'\(audience)' is not a bus name")
+        }
         try state.withLock { state in
             state.objects[path, default: [:]].merge(interfaces) { _, new in new }
+            if let audience { state.audience[path] = audience }
             guard path != root, let client = state.client else { return }
             let added = DBusValue.array(
                 elementSignature: "{sa{sv}}",
                 interfaces.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .dictionary($0.value)) })
             try client.emitSignal(
                 path: root, interface: DBusClient.objectManagerInterface, member: "InterfacesAdded",
-                arguments: [.objectPath(path), added])
+                arguments: [.objectPath(path), added], destination: state.audience[path])
         }
     }
 
@@ -67,11 +78,15 @@ public final class DBusObjectStore: Sendable {
             guard let existing = state.objects[path] else { return }
             let names = (interfaces ?? Array(existing.keys)).filter { existing[$0] != nil }.sorted()
             for name in names { state.objects[path]?[name] = nil }
-            if state.objects[path]?.isEmpty == true { state.objects[path] = nil }
+            let audience = state.audience[path]
+            if state.objects[path]?.isEmpty == true {
+                state.objects[path] = nil
+                state.audience[path] = nil
+            }
             guard path != root, !names.isEmpty, let client = state.client else { return }
             try client.emitSignal(
                 path: root, interface: DBusClient.objectManagerInterface, member: "InterfacesRemoved",
-                arguments: [.objectPath(path), .strings(names)])
+                arguments: [.objectPath(path), .strings(names)], destination: audience)
         }
     }
 
@@ -88,25 +103,41 @@ public final class DBusObjectStore: Sendable {
             guard !different.isEmpty else { return }
             properties.merge(different) { _, new in new }
             state.objects[path]?[interface] = properties
-            try state.client?.emitPropertiesChanged(path: path, interface: interface, changed: different)
+            try state.client?.emitPropertiesChanged(
+                path: path, interface: interface, changed: different, destination: state.audience[path])
         }
     }
 
     func bind(_ client: DBusClient) { state.withLock { $0.client = client } }
+
+    /// What `call`'s sender may see: every object without an audience, and its own. One object for a call to
+    /// one (not the whole set copied at each `Get`); all of them for `GetManagedObjects` at the root.
+    private func visibleTree(to call: DBusMethodCall) -> DBusObjectTree {
+        state.withLock { state in
+            func visible(_ path: String) -> Bool { state.audience[path].map { $0 == call.sender } ?? true }
+            if call.path == root, call.interface == DBusClient.objectManagerInterface {
+                return DBusObjectTree(root: root, objects: state.objects.filter { visible($0.key) })
+            }
+            guard let object = state.objects[call.path], visible(call.path) else {
+                return DBusObjectTree(root: root, objects: [:])
+            }
+            return DBusObjectTree(root: root, objects: [call.path: object])
+        }
+    }
 
     /// The answer to `call`, or nil when it is for the application (`DBusObjectTree.answer`), with `Set` handled.
     func answer(
         _ call: DBusMethodCall, setProperty: (@Sendable (DBusPropertyWrite) -> DBusMethodResult)?
     ) -> DBusMethodResult? {
         guard call.interface == DBusClient.propertiesInterface, call.member == "Set" else {
-            return tree.answer(call)
+            return visibleTree(to: call).answer(call)
         }
         guard call.arguments.count == 3, let interface = call.arguments[0].string,
             let name = call.arguments[1].string, case .variant(let value) = call.arguments[2]
         else {
             return .error(name: DBusMethodResult.invalidArgsName, message: "Set takes an interface, a name and a value")
         }
-        guard let properties = state.withLock({ $0.objects[call.path] }) else {
+        guard let properties = visibleTree(to: call).objects[call.path] else {
             return .error(name: DBusMethodResult.unknownObjectName, message: "no object at \(call.path)")
         }
         guard let current = properties[interface] else {

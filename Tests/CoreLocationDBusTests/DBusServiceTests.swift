@@ -279,6 +279,51 @@ struct DBusServiceTests {
         #expect(throws: DBusCallError.self) { try store.add("/elsewhere", interfaces: [:]) }
     }
 
+    /// An object with an audience is that peer's alone: another peer neither reads it (UnknownObject, as if it were
+    /// not there) nor finds it in GetManagedObjects, and its PropertiesChanged reaches its peer only.
+    @Test func anObjectWithAnAudienceIsItsPeersAlone() async throws {
+        let bus = try PrivateBus()
+        let server = try bus.client()
+        let owner = try bus.client()
+        let other = try bus.client()
+        let root = "/org/corelocation/Service"
+        let mine = root + "/Client/1"
+        let store = DBusObjectStore(root: root)
+        let export = try server.export(store)
+        defer { export.cancel() }
+        try store.add(mine, interfaces: ["org.corelocation.Client1": ["Active": .bool(false)]], audience: owner.uniqueName)
+        try store.add(root + "/Shared", interfaces: ["org.corelocation.Client1": ["Active": .bool(false)]])
+        #expect(
+            try await owner.property("Active", of: "org.corelocation.Client1", at: mine, on: server.uniqueName)
+                == .bool(false))
+        await #expect {
+            _ = try await other.property("Active", of: "org.corelocation.Client1", at: mine, on: server.uniqueName)
+        } throws: { ($0 as? DBusCallError)?.name == DBusMethodResult.unknownObjectName }
+        #expect(try await other.managedObjects(at: root, on: server.uniqueName).keys.sorted() == [root + "/Shared"])
+        #expect(
+            try await owner.managedObjects(at: root, on: server.uniqueName).keys.sorted() == [mine, root + "/Shared"])
+
+        let heardByOwner = Recorder<[String: DBusValue]>()
+        let heardByOther = Recorder<String>()
+        let watches = [
+            try await owner.watchProperties(
+                sender: server.uniqueName, interface: "org.corelocation.Client1", pathNamespace: root
+            ) { _, changed, _ in heardByOwner.append(changed) },
+            try await other.watchProperties(
+                sender: server.uniqueName, interface: "org.corelocation.Client1", pathNamespace: root
+            ) { path, _, _ in heardByOther.append(path) },
+        ]
+        defer { for watch in watches { watch.cancel() } }
+        try store.update(mine, interface: "org.corelocation.Client1", ["Active": .bool(true)])
+        // A change of the shared object after it: once the other peer hears that, it would have heard the first.
+        try store.update(root + "/Shared", interface: "org.corelocation.Client1", ["Active": .bool(true)])
+        #expect(try await heardByOwner.wait(for: 2, what: "both changes") == [
+            ["Active": .variant(.bool(true))], ["Active": .variant(.bool(true))],
+        ])
+        // In order from one sender: had the private change reached the other peer, it would be its first.
+        #expect(try await heardByOther.wait(for: 1, what: "the shared change") == [root + "/Shared"])
+    }
+
     /// A peer that leaves is seen leaving: its unique name loses its owner.
     @Test func aCallerLeavingIsSeen() async throws {
         let bus = try PrivateBus()

@@ -138,7 +138,7 @@ extension GeoClueService {
                         "Description": .string(""),
                         "Timestamp": .structure([.uint64(UInt64(max(seconds, 0))), .uint64(UInt64(max(micros, 0)))]),
                     ]
-                ])
+                ], audience: step.owner)
             try objects.update(path, interface: Self.clientInterface, ["Location": .objectPath(step.new)])
             try bus.emitSignal(
                 path: path, interface: Self.clientInterface, member: "LocationUpdated",

@@ -183,7 +183,7 @@ final class GeoClueService: Sendable {
                                 "Location": .objectPath("/"), "DistanceThreshold": .uint32(0), "TimeThreshold": .uint32(0),
                                 "DesktopId": .string(""), "RequestedAccuracyLevel": .uint32(0), "Active": .bool(false),
                             ]
-                        ])
+                        ], audience: sender)
                 } catch {
                     return .error(name: DBusMethodResult.failedName, message: "cannot export \(path): \(error)")
                 }

@@ -154,6 +154,9 @@ def badinput():
     tries += [
         ("start-others", lambda: other.call_sync(NAME, path, IFACE_CLIENT, "Start", None, None,
                                                  Gio.DBusCallFlags.NONE, 10000, None)),
+        ("read-others-client", lambda: other.call_sync(NAME, path, PROPS, "Get",
+                                                       GLib.Variant("(ss)", (IFACE_CLIENT, "Active")), None,
+                                                       Gio.DBusCallFlags.NONE, 10000, None)),
         ("delete-others", lambda: other.call_sync(NAME, MANAGER, IFACE_MANAGER, "DeleteClient",
                                                   GLib.Variant("(o)", (path,)), None, Gio.DBusCallFlags.NONE, 10000,
                                                   None)),
@@ -194,7 +197,11 @@ def agent(authorized, level):
     connection.register_object("/org/freedesktop/GeoClue2/Agent", info, on_call, on_get, None)
     call(connection, MANAGER, IFACE_MANAGER, "AddAgent", GLib.Variant("(s)", ("geoclue-test-agent",)))
     say("registered")
-    GLib.MainLoop().run()
+    loop = GLib.MainLoop()
+    # Never outlives its test: ends with the bus, or after two minutes whatever happens.
+    connection.connect("closed", lambda *_: loop.quit())
+    GLib.timeout_add_seconds(120, loop.quit)
+    loop.run()
 
 
 if __name__ == "__main__":
