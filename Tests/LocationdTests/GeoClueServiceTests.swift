@@ -205,9 +205,10 @@ struct GeoClueServiceTests {
         #expect(allowed.fix.map { String(format: "%.4f %.4f", $0.0, $0.1) } == "48.8584 2.2945", "\(allowed.output)")
     }
 
-    /// Wrong types, read-only properties, unknown objects and another caller's client get D-Bus errors; a caller
-    /// creating 300 clients gets 256 and then LimitsExceeded; its clients go when it leaves the bus; a where-am-i
-    /// afterwards is served as before.
+    /// Wrong types, read-only properties, unknown objects and another caller's client get D-Bus errors; `Start`
+    /// 10^4 times is answered each time; a caller creating 300 clients gets 256 and then LimitsExceeded; callers'
+    /// clients go when they leave the bus (one of them in the middle of a call); a where-am-i afterwards is served
+    /// as before.
     @Test func badInputGetsErrorsAndBoundedClients() async throws {
         let scene = try await Scene(["--simulate", "48.8584,2.2945"])
         try await scene.authorize(Self.whereAmI, "when-in-use")
@@ -225,6 +226,8 @@ struct GeoClueServiceTests {
                 "delete-others org.freedesktop.DBus.Error.AccessDenied",
                 "threshold 0",
             ], "\(bad)")
+        let many = try await scene.peer(["startmany", "10000"])
+        #expect(many == ["started 10000 errors 0", "left"], "\(many)")
         let flood = try await scene.peer(["flood", "300"])
         #expect(flood == ["made 256", "error org.freedesktop.DBus.Error.LimitsExceeded 44", "inuse false"], "\(flood)")
         // The flooding caller left: none of its clients is listed any more.

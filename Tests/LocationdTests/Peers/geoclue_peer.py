@@ -8,11 +8,17 @@ output per event, flushed, so the test reads them as they come.
   run SECONDS        Start and print every update and every change of Active for SECONDS (a deny stops it)
   flood N            CreateClient N times; prints how many were made and each distinct error
   badinput           wrong types, another caller's client, unknown objects: prints each error name
+  startmany N        Start one client N times, then leave during one more Start
   agent OK LEVEL     registers a GeoClue agent answering AuthorizeApp with (OK, LEVEL); prints each question
 """
+import signal
 import sys
 
 from gi.repository import Gio, GLib
+
+# The test runner's children inherit its signal mask, SIGTERM blocked (ChildProcess): this peer ends when the test
+# stops it.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
 NAME = "org.freedesktop.GeoClue2"
 MANAGER = "/org/freedesktop/GeoClue2/Manager"
@@ -171,6 +177,23 @@ def badinput():
     say("threshold", threshold)
 
 
+def startmany(count):
+    """Start on one client COUNT times, then leave in the middle of a last Start (sent, not waited for)."""
+    connection = bus()
+    path = new_client(connection)
+    errors = 0
+    for _ in range(count):
+        try:
+            call(connection, path, IFACE_CLIENT, "Start")
+        except GLib.Error:
+            errors += 1
+    say("started", count, "errors", errors)
+    connection.call(NAME, path, IFACE_CLIENT, "Start", None, None, Gio.DBusCallFlags.NONE, 10000, None, None)
+    connection.flush_sync(None)
+    connection.close_sync(None)
+    say("left")
+
+
 AGENT_XML = """
 <node><interface name="org.freedesktop.GeoClue2.Agent">
   <method name="AuthorizeApp">
@@ -214,5 +237,7 @@ if __name__ == "__main__":
         flood(int(sys.argv[2]))
     elif command == "badinput":
         badinput()
+    elif command == "startmany":
+        startmany(int(sys.argv[2]))
     elif command == "agent":
         agent(sys.argv[2] == "true", int(sys.argv[3]))
