@@ -293,7 +293,7 @@ def turn(system, n, args, feed, address, directory):
     first = feed.k
     cpu_before = base.cpu_seconds(daemon.pid)
     time.sleep(args.seconds)
-    last = feed.k - 5  # the last half second may still be on its way
+    last = feed.k - max(1, int(round(0.5 / base.INTERVAL)))  # the last half second may still be on its way
     cpu = base.cpu_seconds(daemon.pid) - cpu_before
     rss = base.rss_kib(daemon.pid)
     time.sleep(1)
@@ -330,8 +330,11 @@ def main():
     parser.add_argument("--clients", default="1,8,64,1000")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--systems", default="locationd,geoclue")
+    parser.add_argument("--interval", type=float, default=0.1,
+                        help="seconds between two epochs of the feed (0.1: 10 Hz; 1: a usual receiver)")
     parser.add_argument("--out")
     args = parser.parse_args()
+    base.INTERVAL = args.interval
     directory = tempfile.mkdtemp(prefix="geoclue-bench-")
     bus, address = private_bus(directory)
     feed = Feed(os.path.join(directory, "nmea.sock"))

@@ -24,8 +24,14 @@ public final class DBusObjectStore: Sendable {
     public let root: String
     private let state: Mutex<State>
 
-    public init(root: String, objects: [String: [String: [String: DBusValue]]] = [:]) {
+    /// Whether objects coming and going are announced (ObjectManager's `InterfacesAdded` / `InterfacesRemoved`).
+    /// A service whose clients follow their objects otherwise (GeoClue's `LocationUpdated` names the new location)
+    /// leaves them out: two messages less for each object it makes.
+    public let announcesObjects: Bool
+
+    public init(root: String, objects: [String: [String: [String: DBusValue]]] = [:], announcesObjects: Bool = true) {
         self.root = root
+        self.announcesObjects = announcesObjects
         state = Mutex(State(objects: objects, client: nil))
     }
 
@@ -62,7 +68,7 @@ public final class DBusObjectStore: Sendable {
         try state.withLock { state in
             state.objects[path, default: [:]].merge(interfaces) { _, new in new }
             if let audience { state.audience[path] = audience }
-            guard path != root, let client = state.client else { return }
+            guard path != root, announcesObjects, let client = state.client else { return }
             let added = DBusValue.array(
                 elementSignature: "{sa{sv}}",
                 interfaces.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .dictionary($0.value)) })
@@ -83,7 +89,7 @@ public final class DBusObjectStore: Sendable {
                 state.objects[path] = nil
                 state.audience[path] = nil
             }
-            guard path != root, !names.isEmpty, let client = state.client else { return }
+            guard path != root, !names.isEmpty, announcesObjects, let client = state.client else { return }
             try client.emitSignal(
                 path: root, interface: DBusClient.objectManagerInterface, member: "InterfacesRemoved",
                 arguments: [.objectPath(path), .strings(names)], destination: audience)

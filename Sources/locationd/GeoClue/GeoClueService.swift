@@ -70,7 +70,9 @@ final class GeoClueService: Sendable {
                         "InUse": .bool(false), "AvailableAccuracyLevel": .uint32(GeoClueLevel.exact.rawValue),
                     ]
                 ]
-            ])
+            ],
+            // GeoClue has no ObjectManager: its clients follow `LocationUpdated`, which names the new location.
+            announcesObjects: false)
     }
 
     /// Connects to `bus`, exports the objects and takes the name. Throws when the name is held by another service
