@@ -2,18 +2,23 @@
 public struct DaemonStatus: Codable, Hashable, Sendable {
     public struct App: Codable, Hashable, Sendable {
         enum CodingKeys: String, CodingKey {
-            case app, uid, authorization, clients
+            case app, uid, authorization, clients, omittedClients
         }
 
         public var app: String
         public var uid: UInt32
         public var authorization: WireAuthorization
         public var clients: [Client]
-        public init(app: String, uid: UInt32, authorization: WireAuthorization, clients: [Client]) {
+        /// Clients not listed, past the reply's bound (`DaemonStatus.listedClients`); nil when none were left out.
+        public var omittedClients: Int?
+        public init(
+            app: String, uid: UInt32, authorization: WireAuthorization, clients: [Client], omittedClients: Int? = nil
+        ) {
             self.app = app
             self.uid = uid
             self.authorization = authorization
             self.clients = clients
+            self.omittedClients = omittedClients
         }
     }
 
@@ -74,20 +79,61 @@ public struct DaemonStatus: Codable, Hashable, Sendable {
 
     /// The names on the wire (every struct here spells its keys out, decision 0068).
     enum CodingKeys: String, CodingKey {
-        case pid, servicesEnabled, database, apps, sources
+        case pid, servicesEnabled, database, apps, sources, omittedApps
     }
+
+    /// The most apps and clients one reply lists: a frame holds 64 KiB (`DaemonProtocol.maximumFrameLength`), and
+    /// a daemon serving 1 000 clients (of GeoClue, of gpsd's protocol, of one app) once answered `status` with a
+    /// frame too long to send: `locationctl status` then failed with "locationd closed the connection".
+    public static let listedApps = 64
+    public static let listedClients = 128
 
     public var pid: Int32
     public var servicesEnabled: Bool
     public var database: String
     public var apps: [App]
     public var sources: [Source]
+    /// Apps not listed, past `listedApps`; nil when none were left out.
+    public var omittedApps: Int?
 
-    public init(pid: Int32, servicesEnabled: Bool, database: String, apps: [App], sources: [Source]) {
+    public init(
+        pid: Int32, servicesEnabled: Bool, database: String, apps: [App], sources: [Source], omittedApps: Int? = nil
+    ) {
         self.pid = pid
         self.servicesEnabled = servicesEnabled
         self.database = database
         self.apps = apps
         self.sources = sources
+        self.omittedApps = omittedApps
+    }
+
+    /// The status with at most `listedApps` apps and `listedClients` clients in all (the first ones, in order), and
+    /// then as many as fit `bytes` once encoded (labels and app names are long enough to matter); the others are
+    /// counted.
+    public func bounded(bytes: Int = DaemonProtocol.maximumFrameLength - 1024) -> DaemonStatus {
+        var bounded = self
+        if apps.count > Self.listedApps {
+            bounded.apps = Array(apps.prefix(Self.listedApps))
+            bounded.omittedApps = apps.count - Self.listedApps
+        }
+        var room = Self.listedClients
+        for index in bounded.apps.indices {
+            let clients = bounded.apps[index].clients
+            if clients.count > room {
+                bounded.apps[index].clients = Array(clients.prefix(room))
+                bounded.apps[index].omittedClients = clients.count - room
+            }
+            room -= bounded.apps[index].clients.count
+        }
+        while let size = try? DaemonProtocol.encode(bounded).count, size > bytes, let last = bounded.apps.indices.last {
+            if bounded.apps[last].clients.isEmpty {
+                bounded.apps.removeLast()
+                bounded.omittedApps = (bounded.omittedApps ?? 0) + 1
+            } else {
+                bounded.apps[last].clients.removeLast()
+                bounded.apps[last].omittedClients = (bounded.apps[last].omittedClients ?? 0) + 1
+            }
+        }
+        return bounded
     }
 }

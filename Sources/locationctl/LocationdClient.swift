@@ -74,7 +74,9 @@ enum LocationdClient {
                 let last = client.lastDelivery.map { String(format: "last delivery at %.1f s", $0) } ?? "no delivery yet"
                 print("    pid \(client.pid) \(client.label): \(services); \(last)")
             }
+            if let omitted = app.omittedClients { print("    … and \(omitted) more clients") }
         }
+        if let omitted = status.omittedApps { print("  … and \(omitted) more apps") }
     }
 }
 

@@ -57,7 +57,7 @@ extension DaemonCore {
                 reply(.failure(DaemonError(.storage, "cannot store the services switch: \(error)")))
             }
         case .status:
-            reply(.status(status(for: peer)))
+            reply(.status(status(for: peer).bounded()))
         case let .acknowledge(sequence):
             peer.acknowledge(sequence)
         case .ping:
