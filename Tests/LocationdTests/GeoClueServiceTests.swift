@@ -123,11 +123,46 @@ struct GeoClueServiceTests {
         #expect(updates[0][1] == "/")
         #expect(updates[1][1] == updates[0][2] && updates[2][1] == updates[1][2], "\(lines)")
         // The drive moves: three distinct fixes, in time order, each a real position (not 0,0).
-        let stamps = updates.compactMap { Int($0[6]) }
+        let stamps = updates.compactMap { Double($0[6]) }
         #expect(stamps == stamps.sorted() && Set(stamps).count == 3, "\(lines)")
         #expect(updates.allSatisfy { abs(Double($0[3]) ?? 0) > 1 && $0[5] == "5.0" }, "\(lines)")
         #expect(lines.contains("stopped active false"), "\(lines)")
         #expect(lines.contains("after-stop 0"), "\(lines)")
+    }
+
+    /// The thresholds, on a receiver moving 30 m a second (an NMEA feed at 1 Hz): with DistanceThreshold 100 m every
+    /// update is at least 100 m (geodesic on the WGS-84 mean sphere, within 0.5 % of the ellipsoid) from the one
+    /// before; with TimeThreshold 3 s, at least 3 s of fix time. Without them every fix is an update (30 m, 1 s).
+    @Test(arguments: [(100, 0), (0, 3)])
+    func thresholdsHoldUpdatesBack(distance: Int, seconds: Int) async throws {
+        let feed = try NMEAFeed()
+        defer { feed.close() }
+        // 30 m a second northwards: 0.00027° of latitude.
+        feed.startPumping(interval: 1) { k in NMEAEpoch.sentences(latitude: 47 + Double(k) * 0.00027, longitude: 8.5) }
+        let scene = try await Scene(["--source", "tcp://127.0.0.1:\(feed.port)"])
+        try await scene.authorize(Self.pythonExecutable, "when-in-use")
+        let lines = try await scene.peer(["updates", "4", "\(distance)", "\(seconds)"])
+        let updates = lines.filter { $0.hasPrefix("update ") }.map { $0.split(separator: " ").map(String.init) }
+        try #require(updates.count == 4, "\(lines)\n\(scene.harness.logText)")
+        let points = updates.compactMap { fields -> (Double, Double, Double)? in
+            guard let lat = Double(fields[3]), let lon = Double(fields[4]), let time = Double(fields[6]) else { return nil }
+            return (lat, lon, time)
+        }
+        try #require(points.count == 4)
+        for (a, b) in zip(points, points.dropFirst()) {
+            let metres = Self.haversine(a.0, a.1, b.0, b.1)
+            #expect(metres >= Double(distance) * 0.995 && metres > 25, "\(metres) m between \(a) and \(b)")
+            #expect(b.2 - a.2 >= Double(max(seconds, 1)) - 0.01, "\(b.2 - a.2) s between \(a) and \(b)")
+        }
+    }
+
+    /// Great-circle distance on a sphere of the WGS-84 mean radius (within 0.5 % of the ellipsoid's).
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad
+        let dLon = (lon2 - lon1) * rad
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
     }
 
     /// `locationctl authorize … deny` stops a running client at once (Active false, no update after it), and its

@@ -3,7 +3,7 @@
 agent, for Tests/LocationdTests/GeoClueServiceTests.swift. Speaks to DBUS_SYSTEM_BUS_ADDRESS. One line of
 output per event, flushed, so the test reads them as they come.
 
-  updates N          GetClient, Start, N LocationUpdated (each printed with the Location's properties), Stop,
+  updates N [D T]    GetClient (DistanceThreshold D m, TimeThreshold T s), Start, N LocationUpdated (each printed with the Location's properties), Stop,
                      then counts what still arrives in 2 s ("after-stop K")
   run SECONDS        Start and print every update and every change of Active for SECONDS (a deny stops it)
   flood N            CreateClient N times; prints how many were made and each distinct error
@@ -63,9 +63,9 @@ def new_client(connection, accuracy=8, distance=0, seconds=0):
     return path
 
 
-def updates(count):
+def updates(count, distance=0, seconds=0):
     connection = bus()
-    path = new_client(connection)
+    path = new_client(connection, distance=distance, seconds=seconds)
     loop = GLib.MainLoop()
     state = {"seen": 0, "stopped": False, "after": 0}
 
@@ -76,8 +76,8 @@ def updates(count):
             return
         values = location(connection, new)
         state["seen"] += 1
-        say("update", old, new, "%.6f" % values["Latitude"], "%.6f" % values["Longitude"],
-            "%.1f" % values["Accuracy"], "%d" % values["Timestamp"][0])
+        say("update", old, new, "%.7f" % values["Latitude"], "%.7f" % values["Longitude"],
+            "%.1f" % values["Accuracy"], "%d.%06d" % values["Timestamp"])
         if state["seen"] == count:
             call(connection, path, IFACE_CLIENT, "Stop")
             state["stopped"] = True
@@ -230,7 +230,7 @@ def agent(authorized, level):
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "updates":
-        updates(int(sys.argv[2]))
+        updates(int(sys.argv[2]), *(int(x) for x in sys.argv[3:5]))
     elif command == "run":
         run(float(sys.argv[2]))
     elif command == "flood":
