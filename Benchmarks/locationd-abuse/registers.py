@@ -65,7 +65,9 @@ class Reader(threading.Thread):
                     body = message.get("body", {})
                     if body.get("type") == "status":
                         status = body.get("status", body)
-                        self.clients = sum(len(app.get("clients", [])) for app in status.get("apps", []))
+                        # Listed and counted (a status lists 128 clients at most).
+                        self.clients = sum(len(app.get("clients", [])) + app.get("omittedClients", 0)
+                                           for app in status.get("apps", []))
                     with self.cond:
                         self.replies += 1
                         if message.get("body", {}).get("type") == "failure":
