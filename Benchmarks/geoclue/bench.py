@@ -60,34 +60,16 @@ def epoch_of_latitude(latitude, latest):
     return latest + 500 - ((latest + 500 - residue) % 1000)
 
 
-class UnixOutlet(base.Outlet):
-    """The feed's point for geoclue: a Unix socket it connects to (`geoclue -u PATH`)."""
-
-    def __init__(self, lock, path):
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(path)
-        self.listener.listen(8)
-        self.port = None
-        self.clients = []
-        self.sent = {}
-        self.lock = lock
-
-    def accept(self, running):
-        while running():
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            with self.lock:
-                self.clients.append(client)
-
-
 class Feed(base.Feed):
     """The same epochs to locationd (TCP) and geoclue (Unix socket); only the system in its turn is written."""
 
     def __init__(self, unix_path):
         self.lock = threading.Lock()
-        self.outlets = {"locationd": base.Outlet(self.lock), "geoclue": UnixOutlet(self.lock, unix_path)}
+        # geoclue reads NMEA from a Unix socket it connects to (`geoclue -u PATH`).
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        unix.bind(unix_path)
+        unix.listen(8)
+        self.outlets = {"locationd": base.Outlet(self.lock), "geoclue": base.Outlet(self.lock, unix)}
         self.active = set()
         self.k = 0
         self.running = True

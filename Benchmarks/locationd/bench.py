@@ -132,12 +132,16 @@ class Outlet:
     """One system's connection point to the receiver: a listener, its connections, and when each epoch
     was written to them."""
 
-    def __init__(self, lock):
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(8)
-        self.port = self.listener.getsockname()[1]
+    def __init__(self, lock, listener=None):
+        """A loopback TCP listener on a free port, or `listener` (bound and listening: Benchmarks/geoclue's
+        Unix socket, which has no port)."""
+        if listener is None:
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(8)
+        self.listener = listener
+        self.port = listener.getsockname()[1] if listener.family == socket.AF_INET else None
         self.clients = []
         self.sent = {}
         self.lock = lock
@@ -148,7 +152,8 @@ class Outlet:
                 client, _ = self.listener.accept()
             except OSError:
                 return
-            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if client.family == socket.AF_INET:
+                client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with self.lock:
                 self.clients.append(client)
 
