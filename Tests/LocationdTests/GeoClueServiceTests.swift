@@ -7,10 +7,7 @@ import Testing
 /// Debian's `where-am-i` (geoclue-2-demo, through libgeoclue) and a GDBus client (`Peers/geoclue_peer.py`, python3-gi).
 /// The oracle for a position is `locationctl locate` on the same daemon and source.
 @Suite(
-    .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/libexec/geoclue-2.0/demos/where-am-i") && PrivateBus.isAvailable
-            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi/__init__.py"),
-        "needs geoclue-2-demo (where-am-i), dbus, python3-dbusmock and python3-gi"),
+    .enabled(if: GeoClueClients.areAvailable, "needs Debian packages geoclue-2-demo, dbus, python3-dbusmock and python3-gi"),
     .timeLimit(.minutes(3))
 )
 struct GeoClueServiceTests {
@@ -274,5 +271,13 @@ struct GeoClueServiceTests {
             })
         let after = try await scene.whereAmI()
         #expect(after.fix.map { String(format: "%.4f %.4f", $0.0, $0.1) } == "48.8584 2.2945", "\(after.output)")
+    }
+}
+
+/// The real clients the suite runs: Debian's where-am-i, a private bus, GLib's introspection for the GDBus peer.
+enum GeoClueClients {
+    static var areAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: GeoClueServiceTests.whereAmI) && PrivateBus.isAvailable
+            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi/__init__.py")
     }
 }
