@@ -75,23 +75,28 @@ final class GPSDConnection: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        for byte in buffer.readableBytesView {
-            if byte == UInt8(ascii: "\n") {
-                if !discarding { handle(line: line) }
-                discarding = false
-                line.removeAll(keepingCapacity: true)
-            } else if discarding {
-                continue
-            } else if line.count >= GPSDRequest.maximumLineBytes {
-                send(GPSDReport.error("Request too long (more than \(GPSDRequest.maximumLineBytes) bytes)"))
-                discarding = true
-                line.removeAll(keepingCapacity: false)
-            } else {
-                line.append(byte)
-            }
+        var rest = unwrapInboundIn(data).readableBytesView
+        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            append(rest[..<newline])
+            if !discarding { handle(line: line) }
+            discarding = false
+            line.removeAll(keepingCapacity: true)
+            rest = rest[rest.index(after: newline)...]
             if isClosed { return }
         }
+        append(rest)
+    }
+
+    /// Adds to the current line, up to the bound: past it, one ERROR and the rest of the line is dropped.
+    private func append(_ bytes: ByteBufferView) {
+        guard !discarding, !bytes.isEmpty else { return }
+        guard line.count + bytes.count <= GPSDRequest.maximumLineBytes else {
+            send(GPSDReport.error("Request too long (more than \(GPSDRequest.maximumLineBytes) bytes)"))
+            discarding = true
+            line = []
+            return
+        }
+        line.append(contentsOf: bytes)
     }
 
     private func handle(line bytes: [UInt8]) {

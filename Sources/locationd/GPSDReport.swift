@@ -14,7 +14,7 @@ enum GPSDReport {
     static func line(_ object: String) -> String { object + "\r\n" }
 
     static func error(_ message: String) -> String {
-        #"{"class":"ERROR","message":"# + escaped(message) + #""}"#
+        #"{"class":"ERROR","message":""# + escaped(message) + #""}"#
     }
 
     /// `DEVICES` with the one device; `activated` while a watcher has started it. `sources` (the kinds of the

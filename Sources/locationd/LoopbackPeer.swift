@@ -66,7 +66,7 @@ enum LoopbackPeer {
         let target = "socket:[\(inode)]"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: proc)) ?? []
         for entry in entries {
-            guard let pid = Int32(entry), pid != getpid() else { continue }
+            guard let pid = Int32(entry) else { continue }
             var status = stat()
             guard stat("\(proc)/\(entry)", &status) == 0, status.st_uid == uid else { continue }
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "\(proc)/\(entry)/fd")) ?? []
