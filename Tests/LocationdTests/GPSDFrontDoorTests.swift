@@ -90,6 +90,33 @@ struct GPSDFrontDoorTests {
         #expect(Self.objects(again.stdout).map { $0["class"] as? String } == ["VERSION", "DEVICES", "WATCH", "ERROR"])
     }
 
+    /// Reduced accuracy for gpspipe: its TPV is the cell centre an app holding reduced accuracy gets (the oracle:
+    /// `locationctl locate` under the same decision), a 2D fix with that cell's error, not the point.
+    @Test func reducedAccuracyGivesTheCellCentre() async throws {
+        let harness = try DaemonHarness()
+        let port = try await Self.start(harness)
+        for app in [Self.gpspipe, "locationctl"] {
+            let set = try await harness.run("locationctl", ["authorize", app, "when-in-use", "--reduced"])
+            #expect(set.status == 0, "\(set)")
+        }
+        let locate = try await harness.run("locationctl", ["locate", "--format", "json"])
+        let app = try #require(Self.objects(locate.stdout).first, "\(locate)")
+        let latitude = try #require(app["latitude"] as? Double)
+        let longitude = try #require(app["longitude"] as? Double)
+        let accuracy = try #require(app["horizontalAccuracy"] as? Double)
+        #expect(abs(latitude - Self.point.latitude) > 1e-4 || abs(longitude - Self.point.longitude) > 1e-4)
+
+        let run = try await harness.run(Self.gpspipe, ["-w", "-n", "4", "127.0.0.1:\(port)"])
+        let tpv = try #require(Self.objects(run.stdout).last, "\(run)")
+        #expect(tpv["class"] as? String == "TPV")
+        #expect(tpv["mode"] as? Int == 2 && tpv["altHAE"] == nil)
+        let lat = try #require(tpv["lat"] as? Double)
+        let lon = try #require(tpv["lon"] as? Double)
+        #expect(abs(lat - latitude) <= 1e-9 && abs(lon - longitude) <= 1e-9, "\(tpv) vs \(app)")
+        let eph = try #require(tpv["eph"] as? Double)
+        #expect(abs(eph - accuracy / GPSDTPV.horizontalConfidenceScale) < 0.001)
+    }
+
     /// Unknown commands, invalid JSON, a 1 MB line: one ERROR each, the connection still answers, and another client
     /// keeps getting its TPVs.
     @Test func badInputGetsErrorsAndTheConnectionAnswers() async throws {
