@@ -15,12 +15,31 @@ enum LoopbackPeer {
         guard let remote = procAddress(remoteHost, port: remotePort), let local = procAddress(localHost, port: localPort),
             isLoopback(remoteHost)
         else { return nil }
-        let table = remote.count > 13 ? "tcp6" : "tcp"
-        guard let data = FileManager.default.contents(atPath: "\(proc)/net/\(table)"),
-            let (uid, inode) = socket(in: String(decoding: data, as: UTF8.self), local: remote, remote: local),
-            let pid = process(holding: inode, uid: uid, proc: proc)
-        else { return nil }
+        let table = "\(proc)/net/\(remote.count > 13 ? "tcp6" : "tcp")"
+        // The kernel prints the table a buffer at a time and a line can be skipped when sockets come and go between
+        // two reads (seq_file): read it in large reads, and again when the line is not there.
+        var found: (uid: UInt32, inode: UInt64)?
+        for _ in 0..<3 where found == nil {
+            found = contents(of: table).flatMap { socket(in: $0, local: remote, remote: local) }
+        }
+        guard let (uid, inode) = found, let pid = process(holding: inode, uid: uid, proc: proc) else { return nil }
         return PeerIdentity(credentials: PeerIdentity.Credentials(pid: pid, uid: uid, gid: 0))
+    }
+
+    /// A /proc file read whole, 1 MiB a read (`FileManager` reads procfs files in small pieces: their size is 0).
+    static func contents(of path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data += buffer[..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// 127.0.0.0/8, ::1 and IPv4-mapped 127.x: only these are this host's processes.

@@ -78,7 +78,7 @@ struct GPSDFrontDoorTests {
 
         let denied = try await harness.run("locationctl", ["authorize", Self.gpspipe, "deny"])
         #expect(denied.status == 0, "\(denied)")
-        #expect(await watcher.wait { $0.count("ERROR") == 1 }, "\(watcher.lines.withLock { $0 })")
+        #expect(await watcher.wait { $0.count("ERROR") == 1 }, "\(denied) \(harness.logText)")
         let atDeny = other.count("TPV")
         #expect(await other.wait { $0.count("TPV") >= atDeny + 3 })
         let lines = watcher.lines.withLock { $0 }
