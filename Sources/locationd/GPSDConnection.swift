@@ -211,7 +211,8 @@ final class GPSDConnection: ChannelInboundHandler {
 
     private func cutOff(_ reason: String) {
         guard let context, !isClosed else { return }
-        logger.notice("gpsd client cut off", metadata: ["reason": "\(reason)", "peer": "\(Self.label(context.channel))"])
+        logger.notice(
+            "gpsd client cut off", metadata: ["reason": "\(reason)", "peer": "\(Self.label(context.channel))"])
         context.close(promise: nil)
         closed()
     }

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// locationd's gpsd front door (issue 39, decision 0077): gpsd's JSON protocol on the addresses of
@@ -47,7 +47,8 @@ enum GPSDFrontDoor {
                 }
                 logger.info("Speaking gpsd's protocol", metadata: ["address": "\(address)"])
             } catch {
-                logger.error("Cannot listen for gpsd clients", metadata: ["address": "\(address)", "error": "\(error)"])
+                logger.error(
+                    "Cannot listen for gpsd clients", metadata: ["address": "\(address)", "error": "\(error)"])
             }
         }
         return listeners

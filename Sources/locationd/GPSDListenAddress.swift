@@ -15,7 +15,8 @@ enum GPSDListenAddress: Sendable, Hashable, CustomStringConvertible {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst("unix:".count))
             guard path.hasPrefix("/"), path.utf8.count < 108 else {
-                throw Failure(description: "--gpsd-listen unix: needs an absolute path under 108 bytes, not \"\(text)\"")
+                throw Failure(
+                    description: "--gpsd-listen unix: needs an absolute path under 108 bytes, not \"\(text)\"")
             }
             return .unix(path: path)
         }
@@ -28,7 +29,9 @@ enum GPSDListenAddress: Sendable, Hashable, CustomStringConvertible {
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
             if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { throw Failure(description: "--gpsd-listen: \"\(text)\" is not [HOST]:PORT") }
+                guard rest.hasPrefix(":") else {
+                    throw Failure(description: "--gpsd-listen: \"\(text)\" is not [HOST]:PORT")
+                }
                 portText = rest.dropFirst()
             }
         } else if let colon = text.lastIndex(of: ":") {

@@ -39,7 +39,8 @@ enum GPSDReport {
 
     static func poll(at now: Date, active: Int, fixes: [Fix]) -> String {
         let tpvs = fixes.map { tpv($0) }.joined(separator: ",")
-        return #"{"class":"POLL","time":""# + time(now) + #"","active":\#(active),"tpv":["# + tpvs + #"],"gst":[],"sky":[]}"#
+        return #"{"class":"POLL","time":""# + time(now) + #"","active":\#(active),"tpv":["# + tpvs
+            + #"],"gst":[],"sky":[]}"#
     }
 
     /// A `TPV` from one fix (decision 0077): mode 3 when the fix has a valid altitude, else 2 (a network, cell

@@ -84,7 +84,11 @@ enum GPSDRequest: Equatable {
         for index in text.indices {
             let character = text[index]
             if inString {
-                if escaping { escaping = false } else if character == "\\" { escaping = true } else if character == "\"" {
+                if escaping {
+                    escaping = false
+                } else if character == "\\" {
+                    escaping = true
+                } else if character == "\"" {
                     inString = false
                 }
                 continue

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process at the other end of a loopback TCP connection, from the kernel's tables (decision 0077): the
@@ -12,7 +12,8 @@ enum LoopbackPeer {
     static func identity(
         remoteHost: String, remotePort: Int, localHost: String, localPort: Int, proc: String = "/proc"
     ) -> PeerIdentity? {
-        guard let remote = procAddress(remoteHost, port: remotePort), let local = procAddress(localHost, port: localPort),
+        guard let remote = procAddress(remoteHost, port: remotePort),
+            let local = procAddress(localHost, port: localPort),
             isLoopback(remoteHost)
         else { return nil }
         let table = "\(proc)/net/\(remote.count > 13 ? "tcp6" : "tcp")"

@@ -18,7 +18,8 @@ struct GPSDAgainstGPSDTests {
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("$") {
             var sentence = String(line)
             if sentence.hasPrefix("$GPRMC") {
-                sentence = withChecksum(String(sentence.prefix { $0 != "*" }).replacingOccurrences(of: ",150324,", with: ",150326,"))
+                sentence = withChecksum(
+                    String(sentence.prefix { $0 != "*" }).replacingOccurrences(of: ",150324,", with: ",150326,"))
                 epochs.append([])
             }
             epochs[epochs.count - 1].append(sentence)
@@ -74,15 +75,18 @@ struct GPSDAgainstGPSDTests {
             client.lines.withLock { $0 }.filter { $0.contains(#""class":"TPV""#) }
         }
         // gpsd reports each epoch's last complete TPV once its GST closes it; both have every epoch.
-        #expect(await Polling.until(timeout: 20) {
-            Set(tpvs(fromGPSD).map { Self.fields($0)["time"] }).count >= 10 && tpvs(fromLocationd).count >= 10
-        }, "gpsd: \(tpvs(fromGPSD).count), locationd: \(tpvs(fromLocationd).count) \(harness.logText)")
+        #expect(
+            await Polling.until(timeout: 20) {
+                Set(tpvs(fromGPSD).map { Self.fields($0)["time"] }).count >= 10 && tpvs(fromLocationd).count >= 10
+            }, "gpsd: \(tpvs(fromGPSD).count), locationd: \(tpvs(fromLocationd).count) \(harness.logText)")
 
         // gpsd may write several TPVs for one time as sentences arrive; the last is the epoch's whole fix.
         var gpsdByTime: [String: [String: String]] = [:]
         for line in tpvs(fromGPSD) {
             let fields = Self.fields(line)
-            if let time = fields["time"], let mode = fields["mode"].flatMap(Int.init), mode >= 2 { gpsdByTime[time] = fields }
+            if let time = fields["time"], let mode = fields["mode"].flatMap(Int.init), mode >= 2 {
+                gpsdByTime[time] = fields
+            }
         }
         var ours: [String: [String: String]] = [:]
         for line in tpvs(fromLocationd) {
@@ -93,7 +97,9 @@ struct GPSDAgainstGPSDTests {
         for (time, theirs) in gpsdByTime.sorted(by: { $0.key < $1.key }) {
             let mine = try #require(ours[time], "no TPV from locationd at \(time): \(ours.keys.sorted())")
             for key in ["mode", "lat", "lon", "altHAE", "speed", "track"] {
-                #expect(mine[key] == theirs[key], "\(time) \(key): locationd \(mine[key] ?? "-"), gpsd \(theirs[key] ?? "-")")
+                #expect(
+                    mine[key] == theirs[key],
+                    "\(time) \(key): locationd \(mine[key] ?? "-"), gpsd \(theirs[key] ?? "-")")
             }
         }
     }

@@ -180,7 +180,9 @@ struct GPSDFrontDoorTests {
     @Test func unixSocketClient() async throws {
         let harness = try DaemonHarness()
         let path = harness.directory + "/gpsd.sock"
-        try await harness.start(["--simulate", "\(Self.point.latitude),\(Self.point.longitude)", "--gpsd-listen", "unix:\(path)"])
+        try await harness.start([
+            "--simulate", "\(Self.point.latitude),\(Self.point.longitude)", "--gpsd-listen", "unix:\(path)",
+        ])
         let client = try GPSDLineClient(unixPath: path)
         client.send(#"?WATCH={"enable":true};"# + "\n")
         #expect(await client.wait { $0.count("TPV") >= 1 }, "\(harness.logText)")
@@ -192,7 +194,9 @@ struct GPSDFrontDoorTests {
     /// A peer locationd cannot identify (here: locationd runs as nobody, which may not read root's /proc/PID/fd)
     /// is the app `unidentified-peer`, answered by the headless policy (simulated sources: allowed), and
     /// `locationctl authorize unidentified-peer deny` closes the door to it at once.
-    @Test(.enabled(if: GPSDClients.canRunAsNobody, "needs root and setpriv (Debian util-linux) to run locationd as nobody"))
+    @Test(
+        .enabled(
+            if: GPSDClients.canRunAsNobody, "needs root and setpriv (Debian util-linux) to run locationd as nobody"))
     func anUnidentifiablePeerGetsTheHeadlessPolicy() async throws {
         let harness = try DaemonHarness()
         #expect(chmod(harness.directory, 0o777) == 0)
@@ -207,7 +211,8 @@ struct GPSDFrontDoorTests {
 
         let locationctl = DaemonHarness.products.appendingPathComponent("locationctl").path
         let denied = try await harness.run(
-            GPSDClients.asNobody[0], Array(GPSDClients.asNobody.dropFirst()) + [locationctl, "authorize", "unidentified-peer", "deny"])
+            GPSDClients.asNobody[0],
+            Array(GPSDClients.asNobody.dropFirst()) + [locationctl, "authorize", "unidentified-peer", "deny"])
         #expect(denied.status == 0, "\(denied)")
         #expect(await client.wait { $0.count("ERROR") == 1 }, "\(client.lines.withLock { $0 })")
     }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import CoreLocationGPSDTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @testable import locationd
@@ -13,7 +13,13 @@ import Glibc
 /// where it listens, how it names a loopback peer's socket.
 @Suite struct GPSDReportTests {
     /// A TPV /usr/sbin/gpsd 3.22 wrote for Tests/GPSDIntegrationTests/Fixtures/walk.nmea (epoch 2), verbatim.
-    static let gpsdTPV = #"{"class":"TPV","device":"tcp://127.0.0.1:29471","mode":3,"time":"2024-03-15T12:00:02.000Z","ept":0.005,"lat":48.117633333,"lon":11.516833333,"altHAE":592.5000,"altMSL":545.6000,"alt":545.6000,"epx":8.473,"epy":12.498,"epv":34.500,"track":18.4000,"magtrack":21.7000,"magvar":3.3,"speed":19.497,"climb":0.100,"epd":65.1975,"eps":25.00,"epc":69.00,"geoidSep":46.900,"eph":17.100,"sep":34.200}"#
+    static let gpsdTPV = [
+        #"{"class":"TPV","device":"tcp://127.0.0.1:29471","mode":3,"time":"2024-03-15T12:00:02.000Z","#,
+        #""ept":0.005,"lat":48.117633333,"lon":11.516833333,"altHAE":592.5000,"altMSL":545.6000,"#,
+        #""alt":545.6000,"epx":8.473,"epy":12.498,"epv":34.500,"track":18.4000,"magtrack":21.7000,"#,
+        #""magvar":3.3,"speed":19.497,"climb":0.100,"epd":65.1975,"eps":25.00,"epc":69.00,"#,
+        #""geoidSep":46.900,"eph":17.100,"sep":34.200}"#,
+    ].joined()
 
     struct NotATPV: Error { var message: GPSDMessage }
 
@@ -37,9 +43,10 @@ import Glibc
         let fix = try #require(tpv.fix(receivedAt: Date()))
         let ours = try Self.fields(GPSDReport.tpv(fix))
         let theirs = try Self.fields(Self.gpsdTPV)
-        for key in ["mode", "time", "lat", "lon", "altHAE", "altMSL", "alt", "epv", "track", "speed", "eps", "epd",
-            "geoidSep", "eph"]
-        {
+        for key in [
+            "mode", "time", "lat", "lon", "altHAE", "altMSL", "alt", "epv", "track", "speed", "eps", "epd",
+            "geoidSep", "eph",
+        ] {
             #expect(ours[key] == theirs[key], "\(key): \(ours[key] ?? "-") vs \(theirs[key] ?? "-")")
         }
         #expect(ours["device"] == #""locationd""#)
@@ -52,24 +59,29 @@ import Glibc
 
     /// A position without altitude (network, cell, IP) is mode 2 with no altitude fields and its error estimate.
     @Test func aPositionWithoutAltitudeIsMode2() throws {
-        let fix = Fix(latitude: 52.5, longitude: 13.25, horizontalAccuracy: 1_000, timestamp: Date(timeIntervalSince1970: 1.5))
+        let fix = Fix(
+            latitude: 52.5, longitude: 13.25, horizontalAccuracy: 1_000, timestamp: Date(timeIntervalSince1970: 1.5))
         let ours = try Self.fields(GPSDReport.tpv(fix))
         #expect(ours["mode"] == "2" && ours["lat"] == "52.500000000" && ours["lon"] == "13.250000000")
         #expect(ours["time"] == #""1970-01-01T00:00:01.500Z""#)
-        for key in ["altHAE", "altMSL", "alt", "epv", "geoidSep", "track", "speed"] { #expect(ours[key] == nil, "\(key)") }
+        for key in ["altHAE", "altMSL", "alt", "epv", "geoidSep", "track", "speed"] {
+            #expect(ours[key] == nil, "\(key)")
+        }
         #expect(ours["eph"] == String(format: "%.3f", 1_000 / GPSDTPV.horizontalConfidenceScale))
     }
 
     @Test func errorsAreValidJSON() throws {
         let line = GPSDReport.error("Unrecognized request '?\"\\\n'")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(object["class"] as? String == "ERROR" && object["message"] as? String == "Unrecognized request '?\"\\\n'")
+        #expect(
+            object["class"] as? String == "ERROR" && object["message"] as? String == "Unrecognized request '?\"\\\n'")
     }
 
     @Test func requests() {
         #expect(GPSDRequest.parse(line: "?VERSION;") == [.version])
-        #expect(GPSDRequest.parse(line: #"?WATCH={"enable":true,"device":"a;}"};?POLL;"#)
-            == [.watch(#"{"enable":true,"device":"a;}"}"#), .poll])
+        #expect(
+            GPSDRequest.parse(line: #"?WATCH={"enable":true,"device":"a;}"};?POLL;"#)
+                == [.watch(#"{"enable":true,"device":"a;}"}"#), .poll])
         #expect(GPSDRequest.parse(line: "?WATCH;?DEVICES") == [.watch(nil), .devices])
         #expect(GPSDRequest.parse(line: "?FOO;?VERSION;") == [.invalid("Unrecognized request '?FOO'")])
         #expect(GPSDRequest.parse(line: "hello") == [.invalid("Unrecognized request 'hello'")])
@@ -94,10 +106,12 @@ import Glibc
 
     /// `gpsd-listen` in locationd.conf, repeated, becomes one option each.
     @Test func configurationKey() throws {
-        let entries = try LocationdConfig.parse("gpsd-listen = 127.0.0.1:2948\ngpsd-listen = unix:/run/g.sock\n", path: "c")
-        #expect(LocationdConfig.merge(entries, commandLine: []) == [
-            "--gpsd-listen", "127.0.0.1:2948", "--gpsd-listen", "unix:/run/g.sock",
-        ])
+        let entries = try LocationdConfig.parse(
+            "gpsd-listen = 127.0.0.1:2948\ngpsd-listen = unix:/run/g.sock\n", path: "c")
+        #expect(
+            LocationdConfig.merge(entries, commandLine: []) == [
+                "--gpsd-listen", "127.0.0.1:2948", "--gpsd-listen", "unix:/run/g.sock",
+            ])
         let parsed = try Locationd.parse(LocationdConfig.merge(entries, commandLine: []))
         #expect(parsed.gpsdListen == ["127.0.0.1:2948", "unix:/run/g.sock"])
         #expect(throws: (any Error).self) { try Locationd.parse(["--gpsd-listen", "::1:2947"]) }
@@ -129,13 +143,16 @@ import Glibc
             LoopbackPeer.identity(
                 remoteHost: "127.0.0.1", remotePort: clientPort, localHost: "127.0.0.1", localPort: Int(listener.port)))
         #expect(identity.pid == getpid() && identity.uid == getuid())
-        #expect(identity.kernelExecutable == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
+        #expect(
+            identity.kernelExecutable == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
         // The same ports the other way round name the listener's accepted side, which nobody accepted: no peer.
         #expect(
             LoopbackPeer.identity(
                 remoteHost: "127.0.0.1", remotePort: Int(listener.port), localHost: "127.0.0.1", localPort: clientPort)
                 == nil)
         // Not loopback: never looked up.
-        #expect(LoopbackPeer.identity(remoteHost: "10.0.0.1", remotePort: clientPort, localHost: "10.0.0.2", localPort: 1) == nil)
+        #expect(
+            LoopbackPeer.identity(remoteHost: "10.0.0.1", remotePort: clientPort, localHost: "10.0.0.2", localPort: 1)
+                == nil)
     }
 }
