@@ -217,6 +217,19 @@ struct GPSDFrontDoorTests {
         #expect(await client.wait { $0.count("ERROR") == 1 }, "\(client.lines.withLock { $0 })")
     }
 
+    /// `cgps -s` (gpsd-clients' curses client) in a terminal made by `script`: it shows the simulated point with
+    /// its own formatting (8 decimals). It runs until `timeout` kills it (SIGKILL: the test runner blocks SIGTERM,
+    /// and its children inherit the mask); what it drew meanwhile is the result.
+    @Test(.enabled(if: GPSDClients.hasCgps, "needs Debian packages gpsd-clients (cgps) and bsdutils (script)"))
+    func cgpsShowsThePosition() async throws {
+        let harness = try DaemonHarness()
+        let port = try await Self.start(harness)
+        let run = try await harness.run(
+            "/usr/bin/script", ["-qc", "timeout -s KILL 8 cgps -s 127.0.0.1:\(port)", "/dev/null"],
+            extra: ["TERM": "xterm", "COLUMNS": "100", "LINES": "30"])
+        #expect(run.stdout.contains("48.85840000") && run.stdout.contains("2.29450000"), "\(run.stdout.suffix(2000))")
+    }
+
     /// Python's `gps` module (Debian python3-gps), as gpsd's own clients use it, reads a TPV.
     @Test(.enabled(if: GPSDClients.pythonGPS, "needs Debian package python3-gps"))
     func pythonGPSModuleReadsATPV() async throws {
@@ -240,6 +253,9 @@ struct GPSDFrontDoorTests {
 enum GPSDClients {
     static let gpspipe = "/usr/bin/gpspipe"
     static let hasGpspipe = FileManager.default.isExecutableFile(atPath: gpspipe)
+    static let hasCgps = ["/usr/bin/cgps", "/usr/bin/script", "/usr/bin/timeout"].allSatisfy {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
     static let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     static let canRunAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: asNobody[0])
 
