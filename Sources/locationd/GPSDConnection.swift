@@ -181,7 +181,7 @@ final class GPSDConnection: ChannelInboundHandler {
             guard policy.enable, allowed != false, !delivery.fixes.isEmpty else { return }
             lastFix = delivery.fixes.last
             guard policy.json else { return }
-            for fix in delivery.fixes { send(GPSDReport.tpv(fix), flush: false) }
+            for fix in delivery.fixes { send(line: GPSDReport.tpvLine(fix), flush: false) }
             context?.flush()
         case let .authorization(authorization):
             apply(authorization)
@@ -193,9 +193,12 @@ final class GPSDConnection: ChannelInboundHandler {
     /// Writes one object as a line. A client whose unread output passes the daemon's bound is cut off (issue 20's
     /// rule for every client), so it costs bounded memory however it behaves.
     private func send(_ object: String, flush: Bool = true) {
+        send(line: GPSDReport.line(object), flush: flush)
+    }
+
+    private func send(line text: String, flush: Bool) {
         guard let context, !isClosed else { return }
         let channel = context.channel
-        let text = GPSDReport.line(object)
         let unsent = (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
         if unsent + text.utf8.count > core.limits.maximumBufferedBytes {
             cutOff("more than \(core.limits.maximumBufferedBytes) bytes unread")

@@ -1,6 +1,7 @@
 import CoreLocationEngine
 import CoreLocationSources
 import Foundation
+import Synchronization
 
 /// The objects the gpsd front door writes, as gpsd 3.22 writes them (gpsd_json(5); field order and printed
 /// precision copied from gpsd 3.22's own output, decision 0077). Each is one line ending in `\r\n`, as gpsd's.
@@ -74,6 +75,18 @@ enum GPSDReport {
         if hasAltitude { text += #","geoidSep":"# + number(fix.ellipsoidalAltitude - fix.altitude, 3) }
         if let eph { text += #","eph":"# + number(eph, 3) }
         return text + "}"
+    }
+
+    /// The last TPV line written, by fix: every watching client of one fix gets the same text, formatted once
+    /// (at 1 000 clients formatting each client's copy was most of the front door's CPU).
+    private static let lastTPV = Mutex<(fix: Fix, line: String)?>(nil)
+
+    /// `tpv(fix)` as a line, shared by the clients that receive the same fix.
+    static func tpvLine(_ fix: Fix) -> String {
+        if let last = lastTPV.withLock({ $0 }), last.fix == fix { return last.line }
+        let made = line(tpv(fix))
+        lastTPV.withLock { $0 = (fix, made) }
+        return made
     }
 
     /// `%.Nf`, as gpsd prints; a value that is not finite is never written (callers check first).
