@@ -59,6 +59,14 @@ struct Locationd: AsyncParsableCommand {
         help: "A source URL as in sources.conf (gpsd://host:port, nmea:///dev/ttyUSB0, ip:, wifi:, modem:…); repeatable.")
     var sources: [String] = []
 
+    @Option(
+        name: .customLong("gpsd-listen"),
+        help: """
+            Speak gpsd's JSON protocol to gpsd's clients on ADDRESS (127.0.0.1:2947, [::1]:2947, unix:/PATH), \
+            authorized as apps; repeatable; off by default.
+            """)
+    var gpsdListen: [String] = []
+
     @Option(name: .customLong("region-limit"), help: "Regions each app may monitor.")
     var regionLimit: Int?
 
@@ -263,8 +271,6 @@ struct Locationd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("locationd: \(failure)\n".utf8))
             throw ExitCode(75)
         }
-        ListeningSocket.notifyReady(environment: environment, logger: logger)
-
         let geoclueService: GeoClueService?
         do {
             geoclueService = try await startGeoClue(core: core, logger: logger)
@@ -277,8 +283,16 @@ struct Locationd: AsyncParsableCommand {
         defer { geoclueService?.stop() }
 
         let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
+        let gpsdListeners = await GPSDFrontDoor.listen(
+            try gpsdListen.map { try GPSDListenAddress.parse($0) }, group: group, core: core, isRoot: isRoot,
+            logger: logger)
+        let gpsdServices = gpsdListeners.map {
+            ServerService(channel: $0.channel, socketPath: $0.socketPath, logger: logger)
+        }
+        // Ready once every front door is open: a unit ordered after locationd finds GeoClue2 and gpsd's port there.
+        ListeningSocket.notifyReady(environment: environment, logger: logger)
         let serviceGroup = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+            services: [service] + gpsdServices, gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
         await shutdown.attach(serviceGroup)
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
@@ -303,6 +317,9 @@ struct Locationd: AsyncParsableCommand {
         }
         if visitStay != nil, Self.pair(visitStay) == nil {
             throw ValidationError("--visit-stay takes SECONDS,SECONDS (two numbers, not negative)")
+        }
+        for address in gpsdListen {
+            do { _ = try GPSDListenAddress.parse(address) } catch { throw ValidationError("\(error)") }
         }
     }
 

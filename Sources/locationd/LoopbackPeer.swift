@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The process at the other end of a loopback TCP connection, from the kernel's tables (decision 0077): the
+/// peer's socket is the one in `/proc/net/tcp{,6}` whose local address is our connection's remote address and
+/// whose remote address is our local one; its inode names the process that holds `socket:[inode]` among its
+/// descriptors. Read off the event loop: it walks `/proc`.
+enum LoopbackPeer {
+    /// The peer's identity, or nil when it is not on this host's loopback or no process we may see holds it.
+    static func identity(
+        remoteHost: String, remotePort: Int, localHost: String, localPort: Int, proc: String = "/proc"
+    ) -> PeerIdentity? {
+        guard let remote = procAddress(remoteHost, port: remotePort),
+            let local = procAddress(localHost, port: localPort),
+            isLoopback(remoteHost)
+        else { return nil }
+        let table = "\(proc)/net/\(remote.count > 13 ? "tcp6" : "tcp")"
+        // The kernel prints the table a buffer at a time and a line can be skipped when sockets come and go between
+        // two reads (seq_file): read it in large reads, and again when the line is not there.
+        var found: (uid: UInt32, inode: UInt64)?
+        for _ in 0..<3 where found == nil {
+            found = contents(of: table).flatMap { socket(in: $0, local: remote, remote: local) }
+        }
+        guard let (uid, inode) = found, let pid = process(holding: inode, uid: uid, proc: proc) else { return nil }
+        return PeerIdentity(credentials: PeerIdentity.Credentials(pid: pid, uid: uid, gid: 0))
+    }
+
+    /// A /proc file read whole, 1 MiB a read (`FileManager` reads procfs files in small pieces: their size is 0).
+    static func contents(of path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data += buffer[..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// 127.0.0.0/8, ::1 and IPv4-mapped 127.x: only these are this host's processes.
+    static func isLoopback(_ host: String) -> Bool {
+        host.hasPrefix("127.") || host == "::1" || host.lowercased().hasPrefix("::ffff:127.")
+    }
+
+    /// An address as `/proc/net/tcp{,6}` prints it: each 32-bit word of the address in host order (little-endian
+    /// here), in hex capitals, then `:` and the port in four hex digits.
+    static func procAddress(_ host: String, port: Int) -> String? {
+        var bytes: [UInt8]
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            bytes = withUnsafeBytes(of: &v4) { Array($0) }
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        } else {
+            return nil
+        }
+        var text = ""
+        for word in stride(from: 0, to: bytes.count, by: 4) {
+            for byte in bytes[word..<word + 4].reversed() { text += String(format: "%02X", byte) }
+        }
+        return text + String(format: ":%04X", port)
+    }
+
+    /// The uid and inode of the socket with this local and remote address in a `/proc/net/tcp{,6}` table.
+    static func socket(in table: String, local: String, remote: String) -> (uid: UInt32, inode: UInt64)? {
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            // sl local rem st tx:rx tr:when retrnsmt uid timeout inode …
+            guard fields.count > 9, fields[1] == local, fields[2] == remote, let uid = UInt32(fields[7]),
+                let inode = UInt64(fields[9]), inode != 0
+            else { continue }
+            return (uid, inode)
+        }
+        return nil
+    }
+
+    /// The first process of `uid` (a socket's owner is the uid that made it) with `socket:[inode]` open.
+    static func process(holding inode: UInt64, uid: UInt32, proc: String) -> Int32? {
+        let target = "socket:[\(inode)]"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: proc)) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry) else { continue }
+            var status = stat()
+            guard stat("\(proc)/\(entry)", &status) == 0, status.st_uid == uid else { continue }
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "\(proc)/\(entry)/fd")) ?? []
+            for fd in fds {
+                var buffer = [CChar](repeating: 0, count: 64)
+                let count = readlink("\(proc)/\(entry)/fd/\(fd)", &buffer, buffer.count - 1)
+                guard count > 0 else { continue }
+                if String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == target {
+                    return pid
+                }
+            }
+        }
+        return nil
+    }
+}
