@@ -62,11 +62,16 @@ enum GPSDFrontDoor {
             let localHost = local.ipAddress, let localPort = local.port
         else { return channel.eventLoop.makeSucceededFuture(nil) }
         let promise = channel.eventLoop.makePromise(of: PeerIdentity?.self)
+        let acceptedAt = DispatchTime.now().uptimeNanoseconds
         DaemonCore.identityQueue.async {
             promise.succeed(
                 LoopbackPeer.identity(
-                    remoteHost: remoteHost, remotePort: remotePort, localHost: localHost, localPort: localPort))
+                    remoteHost: remoteHost, remotePort: remotePort, localHost: localHost, localPort: localPort,
+                    index: loopbackIndex, acceptedAt: acceptedAt))
         }
         return promise.futureResult
     }
+
+    /// The tables read for the loopback peers, shared by every connection (`LoopbackPeer.Index`).
+    static let loopbackIndex = LoopbackPeer.Index()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,22 +10,132 @@ import Foundation
 /// descriptors. Read off the event loop: it walks `/proc`.
 enum LoopbackPeer {
     /// The peer's identity, or nil when it is not on this host's loopback or no process we may see holds it.
+    /// `index`: the tables read for earlier connections, used again when read after this one was accepted
+    /// (`acceptedAt`, `DispatchTime` nanoseconds); nil reads them for this connection alone.
     static func identity(
-        remoteHost: String, remotePort: Int, localHost: String, localPort: Int, proc: String = "/proc"
+        remoteHost: String, remotePort: Int, localHost: String, localPort: Int, proc: String = "/proc",
+        index: Index? = nil, acceptedAt: UInt64 = 0
     ) -> PeerIdentity? {
         guard let remote = procAddress(remoteHost, port: remotePort),
             let local = procAddress(localHost, port: localPort),
             isLoopback(remoteHost)
         else { return nil }
         let table = "\(proc)/net/\(remote.count > 13 ? "tcp6" : "tcp")"
-        // The kernel prints the table a buffer at a time and a line can be skipped when sockets come and go between
-        // two reads (seq_file): read it in large reads, and again when the line is not there.
+        let found: (uid: UInt32, inode: UInt64)?
+        let pid: Int32?
+        if let index {
+            found = index.socket(table: table, local: remote, remote: local, since: acceptedAt)
+            pid = found.flatMap { index.holder(of: $0.inode, uid: $0.uid, proc: proc, since: acceptedAt) }
+        } else {
+            found = readSocket(table: table, local: remote, remote: local)
+            pid = found.flatMap { process(holding: $0.inode, uid: $0.uid, proc: proc) }
+        }
+        guard let (uid, _) = found, let pid else { return nil }
+        return PeerIdentity(credentials: PeerIdentity.Credentials(pid: pid, uid: uid, gid: 0))
+    }
+
+    /// The kernel prints the table a buffer at a time and a line can be skipped when sockets come and go between
+    /// two reads (seq_file): read it in large reads, and again when the line is not there.
+    static func readSocket(table: String, local: String, remote: String) -> (uid: UInt32, inode: UInt64)? {
         var found: (uid: UInt32, inode: UInt64)?
         for _ in 0..<3 where found == nil {
-            found = contents(of: table).flatMap { socket(in: $0, local: remote, remote: local) }
+            found = contents(of: table).flatMap { socket(in: $0, local: local, remote: remote) }
         }
-        guard let (uid, inode) = found, let pid = process(holding: inode, uid: uid, proc: proc) else { return nil }
-        return PeerIdentity(credentials: PeerIdentity.Credentials(pid: pid, uid: uid, gid: 0))
+        return found
+    }
+
+    /// The socket tables and the socket holders read once for many connections: 1 000 clients connecting together
+    /// each read the whole table and walked every process's descriptors — N² reads, and locationd served none of
+    /// them in time (Benchmarks/gpsd-protocol). A reading serves every connection accepted before it began: a
+    /// socket's inode is never given to another socket while the kernel runs (sockfs numbers them in sequence), so
+    /// what a reading made after the connection existed says of its inode is still true. Readings are made one at
+    /// a time; a connection its latest reading does not cover makes a new one.
+    final class Index: Sendable {
+        private struct Tables {
+            var sockets: [String: [String: (uid: UInt32, inode: UInt64)]] = [:]
+            var socketsReadAt: [String: UInt64] = [:]
+            var holders: [UInt64: Int32] = [:]
+            var holdersReadAt: UInt64 = 0
+        }
+
+        private let tables = Mutex(Tables())
+        private let reading = Mutex(())
+
+        func socket(table: String, local: String, remote: String, since: UInt64) -> (uid: UInt32, inode: UInt64)? {
+            let key = local + " " + remote
+            func cached() -> (uid: UInt32, inode: UInt64)?? {
+                tables.withLock { tables in
+                    guard let readAt = tables.socketsReadAt[table], readAt >= since else { return nil }
+                    return .some(tables.sockets[table]?[key])
+                }
+            }
+            if let hit = cached(), hit != nil { return hit }
+            return reading.withLock { _ in
+                if let hit = cached(), hit != nil { return hit }
+                for _ in 0..<3 {
+                    let readAt = DispatchTime.now().uptimeNanoseconds
+                    var all: [String: (uid: UInt32, inode: UInt64)] = [:]
+                    for line in (LoopbackPeer.contents(of: table) ?? "").split(separator: "\n").dropFirst() {
+                        let fields = line.split(separator: " ")
+                        guard fields.count > 9, let uid = UInt32(fields[7]), let inode = UInt64(fields[9]), inode != 0
+                        else { continue }
+                        all["\(fields[1]) \(fields[2])"] = (uid, inode)
+                    }
+                    tables.withLock { tables in
+                        tables.sockets[table] = all
+                        tables.socketsReadAt[table] = readAt
+                    }
+                    if let found = all[key] { return found }
+                }
+                return nil
+            }
+        }
+
+        func holder(of inode: UInt64, uid: UInt32, proc: String, since: UInt64) -> Int32? {
+            func cached() -> Int32?? {
+                tables.withLock { tables in
+                    tables.holdersReadAt >= since ? .some(tables.holders[inode]) : nil
+                }
+            }
+            if let hit = cached(), hit != nil { return hit }
+            return reading.withLock { _ in
+                if let hit = cached(), hit != nil { return hit }
+                let readAt = DispatchTime.now().uptimeNanoseconds
+                let holders = LoopbackPeer.socketHolders(proc: proc)
+                tables.withLock { tables in
+                    tables.holders = holders
+                    tables.holdersReadAt = readAt
+                }
+                // The socket's owner made it; a descriptor passed to a process of another user does not name it.
+                return holders[inode].flatMap { pid in LoopbackPeer.owner(of: pid, proc: proc) == uid ? pid : nil }
+            }
+        }
+    }
+
+    /// Every socket inode open in a process we may see, with the first such process (by /proc order).
+    static func socketHolders(proc: String) -> [UInt64: Int32] {
+        var holders: [UInt64: Int32] = [:]
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: proc)) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry) else { continue }
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "\(proc)/\(entry)/fd")) ?? []
+            for fd in fds {
+                var buffer = [CChar](repeating: 0, count: 64)
+                let count = readlink("\(proc)/\(entry)/fd/\(fd)", &buffer, buffer.count - 1)
+                guard count > 9 else { continue }
+                let text = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard text.hasPrefix("socket:["), text.hasSuffix("]"), let inode = UInt64(text.dropFirst(8).dropLast())
+                else { continue }
+                if holders[inode] == nil { holders[inode] = pid }
+            }
+        }
+        return holders
+    }
+
+    static func owner(of pid: Int32, proc: String) -> UInt32? {
+        var status = stat()
+        guard stat("\(proc)/\(pid)", &status) == 0 else { return nil }
+        return status.st_uid
     }
 
     /// A /proc file read whole, 1 MiB a read (`FileManager` reads procfs files in small pieces: their size is 0).
