@@ -77,17 +77,6 @@ class Feed(base.Feed):
             threading.Thread(target=outlet.accept, args=(lambda: self.running,), daemon=True).start()
         threading.Thread(target=self.pump, daemon=True).start()
 
-    def pump(self):
-        next_at = time.monotonic()
-        while self.running:
-            data = base.epoch_sentences(self.k)
-            with self.lock:
-                for system in self.active:
-                    self.outlets[system].write(self.k, data)
-            self.k += 1
-            next_at += base.INTERVAL
-            time.sleep(max(0, next_at - time.monotonic()))
-
 
 class GeoClueClients:
     """N GeoClue clients, each on its own bus connection, served by one GLib main loop on its own thread."""

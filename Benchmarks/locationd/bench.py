@@ -190,7 +190,8 @@ class Feed:
         next_at = time.monotonic()
         while self.running:
             data = epoch_sentences(self.k)
-            order = ("gpsd", "locationd") if self.k % 2 == 0 else ("locationd", "gpsd")
+            # The outlet written first alternates (gpsd first on even epochs here).
+            order = list(self.outlets) if self.k % 2 == 0 else list(reversed(self.outlets))
             with self.lock:
                 for system in order:
                     if system in self.active:
