@@ -19,7 +19,8 @@ if [ "${1:-}" = --without-tools ]; then without_tools=1; shift; fi
 # library systemd depends on; but covering the development link libdbus-1.so covers the library it points to,
 # so the command runs without libdbus at all — stricter than a fresh machine, and nothing of ours needs it.)
 packages=(libdbus-1-dev libmaxminddb-dev libmaxminddb0)
-tools_packages=(gpsd dbus-daemon dbus-bin chromium systemd python3-dbusmock)
+# gpsd-clients, gpsd-tools: gpspipe and cgps, which the gpsd front door tests run (they also link libdbus, hidden above).
+tools_packages=(gpsd gpsd-clients gpsd-tools dbus-daemon dbus-bin chromium systemd python3-dbusmock)
 
 # Every regular file and symbolic link of those packages that is there (directories stay, emptied of meaning).
 hidden_files() {
