@@ -2,6 +2,7 @@ import CoreLocationEngine
 import CoreLocationGPSDTestSupport
 import CoreLocationSources
 import Foundation
+import Synchronization
 import Testing
 
 @testable import locationd
@@ -218,16 +219,28 @@ struct GPSDFrontDoorTests {
     }
 
     /// `cgps -s` (gpsd-clients' curses client) in a terminal made by `script`: it shows the simulated point with
-    /// its own formatting (8 decimals). It runs until `timeout` kills it (SIGKILL: the test runner blocks SIGTERM,
-    /// and its children inherit the mask); what it drew meanwhile is the result.
+    /// its own formatting (8 decimals). The screen is read as it is drawn, until both coordinates are on it or
+    /// 60 s pass (a loaded CI machine once took longer than a fixed 8 s); `timeout` bounds cgps with SIGKILL
+    /// in any case (the test runner blocks SIGTERM, and its children inherit the mask).
     @Test(.enabled(if: GPSDClients.hasCgps, "needs Debian packages gpsd-clients (cgps) and bsdutils (script)"))
     func cgpsShowsThePosition() async throws {
         let harness = try DaemonHarness()
         let port = try await Self.start(harness)
-        let run = try await harness.run(
-            "/usr/bin/script", ["-qc", "timeout -s KILL 8 cgps -s 127.0.0.1:\(port)", "/dev/null"],
-            extra: ["TERM": "xterm", "COLUMNS": "100", "LINES": "30"])
-        #expect(run.stdout.contains("48.85840000") && run.stdout.contains("2.29450000"), "\(run.stdout.suffix(2000))")
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qc", "exec timeout -s KILL 70 cgps -s 127.0.0.1:\(port)", "/dev/null"]
+        process.environment = harness.environment.merging(["TERM": "xterm", "COLUMNS": "100", "LINES": "30"]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let screen = Mutex("")
+        PipeReader.drain(pipe.fileHandleForReading) { data in screen.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL) }
+        let shown = await Polling.until(timeout: 60) {
+            screen.withLock { $0.contains("48.85840000") && $0.contains("2.29450000") }
+        }
+        #expect(shown, "\(screen.withLock { $0.suffix(2000) })\n\(harness.logText)")
     }
 
     /// Python's `gps` module (Debian python3-gps), as gpsd's own clients use it, reads a TPV.
