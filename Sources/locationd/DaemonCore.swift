@@ -347,7 +347,8 @@ final class DaemonCore: Sendable {
         }
     }
 
-    /// Services off: every engine client of the app is denied, so sources power down.
+    /// Every engine client of the app is told the app's effective authorization: with services off, denied, so
+    /// sources power down; with them on again, the app's own decision.
     func denyEngineClients(of app: App) {
         let authorization = effectiveAuthorization(app)
         for client in engineClients(of: app) { app.runtime.send(.setAuthorization(authorization), from: client) }
@@ -359,8 +360,7 @@ final class DaemonCore: Sendable {
         logger.notice("Location services switched", metadata: ["enabled": "\(enabled)"])
         let apps = state.withLock { Array($0.apps.values) }
         for app in apps {
-            let authorization = effectiveAuthorization(app)
-            for client in engineClients(of: app) { app.runtime.send(.setAuthorization(authorization), from: client) }
+            denyEngineClients(of: app)
             for peer in app.peers.withLock({ Array($0.values) }) { peer.sendEvent(.services(enabled: enabled)) }
             authorizationChanged(app)
         }

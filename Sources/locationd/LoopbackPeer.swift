@@ -11,7 +11,9 @@ import Synchronization
 enum LoopbackPeer {
     /// The peer's identity, or nil when it is not on this host's loopback or no process we may see holds it.
     /// `index`: the tables read for earlier connections, used again when read after this one was accepted
-    /// (`acceptedAt`, `DispatchTime` nanoseconds); nil reads them for this connection alone.
+    /// (`acceptedAt`, `DispatchTime` nanoseconds); nil reads them for this connection alone. The kernel prints a
+    /// table a buffer at a time and a line can be skipped when sockets come and go between two reads (seq_file):
+    /// the index reads it in large reads, and again when the line is not there.
     static func identity(
         remoteHost: String, remotePort: Int, localHost: String, localPort: Int, proc: String = "/proc",
         index: Index? = nil, acceptedAt: UInt64 = 0
@@ -21,27 +23,11 @@ enum LoopbackPeer {
             isLoopback(remoteHost)
         else { return nil }
         let table = "\(proc)/net/\(remote.count > 13 ? "tcp6" : "tcp")"
-        let found: (uid: UInt32, inode: UInt64)?
-        let pid: Int32?
-        if let index {
-            found = index.socket(table: table, local: remote, remote: local, since: acceptedAt)
-            pid = found.flatMap { index.holder(of: $0.inode, uid: $0.uid, proc: proc, since: acceptedAt) }
-        } else {
-            found = readSocket(table: table, local: remote, remote: local)
-            pid = found.flatMap { process(holding: $0.inode, uid: $0.uid, proc: proc) }
-        }
-        guard let (uid, _) = found, let pid else { return nil }
+        let index = index ?? Index()
+        guard let (uid, inode) = index.socket(table: table, local: remote, remote: local, since: acceptedAt),
+            let pid = index.holder(of: inode, uid: uid, proc: proc, since: acceptedAt)
+        else { return nil }
         return PeerIdentity(credentials: PeerIdentity.Credentials(pid: pid, uid: uid, gid: 0))
-    }
-
-    /// The kernel prints the table a buffer at a time and a line can be skipped when sockets come and go between
-    /// two reads (seq_file): read it in large reads, and again when the line is not there.
-    static func readSocket(table: String, local: String, remote: String) -> (uid: UInt32, inode: UInt64)? {
-        var found: (uid: UInt32, inode: UInt64)?
-        for _ in 0..<3 where found == nil {
-            found = contents(of: table).flatMap { socket(in: $0, local: local, remote: remote) }
-        }
-        return found
     }
 
     /// The socket tables and the socket holders read once for many connections: 1 000 clients connecting together
@@ -74,13 +60,7 @@ enum LoopbackPeer {
                 if let hit = cached(), hit != nil { return hit }
                 for _ in 0..<3 {
                     let readAt = DispatchTime.now().uptimeNanoseconds
-                    var all: [String: (uid: UInt32, inode: UInt64)] = [:]
-                    for line in (LoopbackPeer.contents(of: table) ?? "").split(separator: "\n").dropFirst() {
-                        let fields = line.split(separator: " ")
-                        guard fields.count > 9, let uid = UInt32(fields[7]), let inode = UInt64(fields[9]), inode != 0
-                        else { continue }
-                        all["\(fields[1]) \(fields[2])"] = (uid, inode)
-                    }
+                    let all = LoopbackPeer.sockets(in: LoopbackPeer.contents(of: table) ?? "")
                     tables.withLock { tables in
                         tables.sockets[table] = all
                         tables.socketsReadAt[table] = readAt
@@ -97,18 +77,22 @@ enum LoopbackPeer {
                     tables.holdersReadAt >= since ? .some(tables.holders[inode]) : nil
                 }
             }
-            if let hit = cached(), hit != nil { return hit }
-            return reading.withLock { _ in
-                if let hit = cached(), hit != nil { return hit }
-                let readAt = DispatchTime.now().uptimeNanoseconds
-                let holders = LoopbackPeer.socketHolders(proc: proc)
-                tables.withLock { tables in
-                    tables.holders = holders
-                    tables.holdersReadAt = readAt
+            let pid: Int32? =
+                if let hit = cached(), hit != nil { hit } else {
+                    reading.withLock { _ in
+                        if let hit = cached(), hit != nil { return hit }
+                        let readAt = DispatchTime.now().uptimeNanoseconds
+                        let holders = LoopbackPeer.socketHolders(proc: proc)
+                        tables.withLock { tables in
+                            tables.holders = holders
+                            tables.holdersReadAt = readAt
+                        }
+                        return holders[inode]
+                    }
                 }
-                // The socket's owner made it; a descriptor passed to a process of another user does not name it.
-                return holders[inode].flatMap { pid in LoopbackPeer.owner(of: pid, proc: proc) == uid ? pid : nil }
-            }
+            // The socket's owner made it; a descriptor passed to a process of another user does not name it (for a
+            // holder read now or by an earlier reading alike).
+            return pid.flatMap { LoopbackPeer.owner(of: $0, proc: proc) == uid ? $0 : nil }
         }
     }
 
@@ -179,37 +163,17 @@ enum LoopbackPeer {
         return text + String(format: ":%04X", port)
     }
 
-    /// The uid and inode of the socket with this local and remote address in a `/proc/net/tcp{,6}` table.
-    static func socket(in table: String, local: String, remote: String) -> (uid: UInt32, inode: UInt64)? {
+    /// Every socket of a `/proc/net/tcp{,6}` table, by `"local remote"` (as the table prints them): its owner's uid
+    /// and its inode.
+    static func sockets(in table: String) -> [String: (uid: UInt32, inode: UInt64)] {
+        var sockets: [String: (uid: UInt32, inode: UInt64)] = [:]
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             // sl local rem st tx:rx tr:when retrnsmt uid timeout inode …
-            guard fields.count > 9, fields[1] == local, fields[2] == remote, let uid = UInt32(fields[7]),
-                let inode = UInt64(fields[9]), inode != 0
+            guard fields.count > 9, let uid = UInt32(fields[7]), let inode = UInt64(fields[9]), inode != 0
             else { continue }
-            return (uid, inode)
+            sockets["\(fields[1]) \(fields[2])"] = (uid, inode)
         }
-        return nil
-    }
-
-    /// The first process of `uid` (a socket's owner is the uid that made it) with `socket:[inode]` open.
-    static func process(holding inode: UInt64, uid: UInt32, proc: String) -> Int32? {
-        let target = "socket:[\(inode)]"
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: proc)) ?? []
-        for entry in entries {
-            guard let pid = Int32(entry) else { continue }
-            var status = stat()
-            guard stat("\(proc)/\(entry)", &status) == 0, status.st_uid == uid else { continue }
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "\(proc)/\(entry)/fd")) ?? []
-            for fd in fds {
-                var buffer = [CChar](repeating: 0, count: 64)
-                let count = readlink("\(proc)/\(entry)/fd/\(fd)", &buffer, buffer.count - 1)
-                guard count > 0 else { continue }
-                if String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == target {
-                    return pid
-                }
-            }
-        }
-        return nil
+        return sockets
     }
 }

@@ -158,13 +158,14 @@ final class GeoClueService: Sendable {
     }
 
     private enum Made {
+        case existing(String)
         case made(String)
         case refused(String)
     }
 
     private func client(for sender: String, shared: Bool) -> DBusMethodResult {
         let made = state.withLock { state -> Made in
-            if shared, let path = state.shared[sender] { return .made(path) }
+            if shared, let path = state.shared[sender] { return .existing(path) }
             let held = state.clients.values.filter { $0.owner == sender }.count
             guard held < clientsPerCaller else { return .refused("this caller holds \(held) clients, the most allowed") }
             state.nextClient += 1
@@ -175,20 +176,20 @@ final class GeoClueService: Sendable {
             return .made(path)
         }
         switch made {
+        case let .existing(path):
+            return .reply([.objectPath(path)])
         case let .made(path):
-            if objects.value("Active", of: Self.clientInterface, at: path) == nil {
-                do {
-                    try objects.add(
-                        path,
-                        interfaces: [
-                            Self.clientInterface: [
-                                "Location": .objectPath("/"), "DistanceThreshold": .uint32(0), "TimeThreshold": .uint32(0),
-                                "DesktopId": .string(""), "RequestedAccuracyLevel": .uint32(0), "Active": .bool(false),
-                            ]
-                        ], audience: sender)
-                } catch {
-                    return .error(name: DBusMethodResult.failedName, message: "cannot export \(path): \(error)")
-                }
+            do {
+                try objects.add(
+                    path,
+                    interfaces: [
+                        Self.clientInterface: [
+                            "Location": .objectPath("/"), "DistanceThreshold": .uint32(0), "TimeThreshold": .uint32(0),
+                            "DesktopId": .string(""), "RequestedAccuracyLevel": .uint32(0), "Active": .bool(false),
+                        ]
+                    ], audience: sender)
+            } catch {
+                return .error(name: DBusMethodResult.failedName, message: "cannot export \(path): \(error)")
             }
             return .reply([.objectPath(path)])
         case let .refused(message):
