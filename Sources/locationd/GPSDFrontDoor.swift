@@ -15,8 +15,9 @@ enum GPSDFrontDoor {
         var socketPath: String?
     }
 
-    /// Binds every address. One that cannot be bound (gpsd itself on 2947, a stale path another locationd
-    /// answers on) is logged and skipped: the daemon's own clients do not lose it for a misconfigured extra.
+    /// Binds every address (`localhost` on both loopbacks). One that cannot be bound (gpsd itself on 2947, a stale
+    /// path another locationd answers on, ::1 without IPv6) is logged and skipped: the daemon's own clients do not
+    /// lose it for a misconfigured extra.
     static func listen(
         _ addresses: [GPSDListenAddress], group: any EventLoopGroup, core: DaemonCore, isRoot: Bool, logger: Logger
     ) async -> [Listener] {
@@ -34,7 +35,7 @@ enum GPSDFrontDoor {
                 }
             }
         var listeners: [Listener] = []
-        for address in addresses {
+        for address in addresses.flatMap(\.sockets) {
             do {
                 switch address {
                 case let .tcp(host, port):

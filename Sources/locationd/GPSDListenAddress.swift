@@ -1,5 +1,5 @@
 /// Where the gpsd front door listens (`--gpsd-listen`, decision 0077): `127.0.0.1:2947`, `[::1]:2947`, a host
-/// without a port (gpsd's 2947), or `unix:/path`.
+/// without a port (gpsd's 2947), `localhost[:PORT]` (both loopbacks, as gpsd listens by default), or `unix:/path`.
 enum GPSDListenAddress: Sendable, Hashable, CustomStringConvertible {
     case tcp(host: String, port: Int)
     case unix(path: String)
@@ -48,6 +48,16 @@ enum GPSDListenAddress: Sendable, Hashable, CustomStringConvertible {
             throw Failure(description: "--gpsd-listen takes HOST:PORT, [IPV6]:PORT or unix:/PATH, not \"\(text)\"")
         }
         return .tcp(host: String(host), port: port)
+    }
+
+    /// The sockets it stands for: `localhost` is 127.0.0.1 and ::1 (a resolver would give one of the two, and
+    /// gpsd's clients reach for either), every other address itself.
+    var sockets: [GPSDListenAddress] {
+        switch self {
+        case let .tcp(host, port) where host == "localhost":
+            [.tcp(host: "127.0.0.1", port: port), .tcp(host: "::1", port: port)]
+        default: [self]
+        }
     }
 
     var description: String {

@@ -62,7 +62,8 @@ struct Locationd: AsyncParsableCommand {
     @Option(
         name: .customLong("gpsd-listen"),
         help: """
-            Speak gpsd's JSON protocol to gpsd's clients on ADDRESS (127.0.0.1:2947, [::1]:2947, unix:/PATH), \
+            Speak gpsd's JSON protocol to gpsd's clients on ADDRESS (localhost: 127.0.0.1 and ::1 on gpsd's \
+            port 2947; localhost:2948, 127.0.0.1:2947, [::1]:2947, unix:/PATH), \
             authorized as apps; repeatable; off by default.
             """)
     var gpsdListen: [String] = []

@@ -192,6 +192,26 @@ struct GPSDFrontDoorTests {
         #expect(await harness.logContains("app=\(executable)"), "\(harness.logText)")
     }
 
+    /// `localhost` is both loopbacks, as gpsd listens: a client of each family gets the fix, and the IPv6 peer is
+    /// identified through `/proc/net/tcp6` as the same app (this test's own executable).
+    @Test func localhostListensOnBothLoopbacks() async throws {
+        let harness = try DaemonHarness()
+        let port = Int(try freeLoopbackPort())
+        try await harness.start([
+            "--simulate", "\(Self.point.latitude),\(Self.point.longitude)", "--gpsd-listen", "localhost:\(port)",
+        ])
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        for ipv6 in [false, true] {
+            let client = try GPSDLineClient(port: port, ipv6: ipv6)
+            client.send(#"?WATCH={"enable":true};"# + "\n")
+            #expect(await client.wait { $0.count("TPV") >= 1 }, "ipv6 \(ipv6): \(harness.logText)")
+            #expect(client.objects("TPV").first?["lat"] as? Double == Self.point.latitude)
+        }
+        #expect(await harness.logContains("address=[::1]:\(port)"), "\(harness.logText)")
+        #expect(harness.logText.components(separatedBy: "app=\(executable)").count >= 2, "\(harness.logText)")
+        #expect(!harness.logText.contains("app=unidentified-peer"), "\(harness.logText)")
+    }
+
     /// A peer locationd cannot identify (here: locationd runs as nobody, which may not read root's /proc/PID/fd)
     /// is the app `unidentified-peer`, answered by the headless policy (simulated sources: allowed), and
     /// `locationctl authorize unidentified-peer deny` closes the door to it at once.

@@ -98,6 +98,10 @@ import CoreLocationGPSDTestSupport
         #expect(try GPSDListenAddress.parse("[::1]:2947") == .tcp(host: "::1", port: 2947))
         #expect(try GPSDListenAddress.parse("[::1]") == .tcp(host: "::1", port: 2947))
         #expect(try GPSDListenAddress.parse("localhost") == .tcp(host: "localhost", port: 2947))
+        #expect(
+            try GPSDListenAddress.parse("localhost:2948").sockets
+                == [.tcp(host: "127.0.0.1", port: 2948), .tcp(host: "::1", port: 2948)])
+        #expect(try GPSDListenAddress.parse("[::1]:2947").sockets == [.tcp(host: "::1", port: 2947)])
         #expect(try GPSDListenAddress.parse("unix:/run/gpsd.sock") == .unix(path: "/run/gpsd.sock"))
         for bad in ["::1:2947", "127.0.0.1:0", "127.0.0.1:x", "unix:relative", ":2947", "[::1"] {
             #expect(throws: GPSDListenAddress.Failure.self, "\(bad)") { try GPSDListenAddress.parse(bad) }
