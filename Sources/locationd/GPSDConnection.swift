@@ -25,6 +25,9 @@ final class GPSDConnection: ChannelInboundHandler {
     private var policy = GPSDWatchPolicy()
     /// Whether the app may have locations: nil while unknown or undecided.
     private var allowed: Bool?
+    /// Whether it may have them at full accuracy: only then is `SKY` written (a satellite view dates and roughly
+    /// places a receiver, more than the 5 km cell a reduced app gets).
+    private var fullAccuracy = false
     /// When the current watch began (the device's `activated`).
     private var activated: Date?
     private var lastFix: Fix?
@@ -112,7 +115,9 @@ final class GPSDConnection: ChannelInboundHandler {
         case .devices: send(GPSDReport.devices(activated: activated, sources: sources))
         case .poll:
             let active = policy.enable && allowed == true ? 1 : 0
-            send(GPSDReport.poll(at: Date(), active: active, fixes: active == 1 ? lastFix.map { [$0] } ?? [] : []))
+            let fixes = active == 1 ? lastFix.map { [$0] } ?? [] : []
+            let skies = fullAccuracy ? fixes.compactMap { core.sources.satelliteView(for: $0) } : []
+            send(GPSDReport.poll(at: Date(), active: active, fixes: fixes, skies: skies))
         case let .invalid(message): send(GPSDReport.error(message))
         case .watch(nil): send(GPSDReport.watch(policy))
         case let .watch(text?):
@@ -163,6 +168,7 @@ final class GPSDConnection: ChannelInboundHandler {
     /// them; when it stops allowing them the client hears one `ERROR`, and no report until it allows them again.
     private func apply(_ authorization: ClientAuthorization) {
         guard policy.enable, let client else { return }
+        fullAccuracy = authorization.accuracy == .full && !client.isReduced.load(ordering: .relaxed)
         if authorization.allowsLocation {
             if allowed != true { core.startUpdates(client, UpdateRequest(desiredAccuracy: -1, distanceFilter: -1)) }
             allowed = true
@@ -182,6 +188,10 @@ final class GPSDConnection: ChannelInboundHandler {
             lastFix = delivery.fixes.last
             guard policy.json else { return }
             for fix in delivery.fixes { send(line: GPSDReport.tpvLine(fix), flush: false) }
+            // gpsd writes an epoch's SKY after its TPV.
+            if fullAccuracy, let fix = delivery.fixes.last, let view = core.sources.satelliteView(for: fix) {
+                send(line: GPSDReport.skyLine(view), flush: false)
+            }
             context?.flush()
         case let .authorization(authorization):
             apply(authorization)

@@ -38,10 +38,10 @@ enum GPSDReport {
         return text + "}"
     }
 
-    static func poll(at now: Date, active: Int, fixes: [Fix]) -> String {
+    static func poll(at now: Date, active: Int, fixes: [Fix], skies: [SatelliteView] = []) -> String {
         let tpvs = fixes.map { tpv($0) }.joined(separator: ",")
         return #"{"class":"POLL","time":""# + time(now) + #"","active":\#(active),"tpv":["# + tpvs
-            + #"],"gst":[],"sky":[]}"#
+            + #"],"gst":[],"sky":["# + skies.map { sky($0) }.joined(separator: ",") + "]}"
     }
 
     /// A `TPV` from one fix (decision 0077): mode 3 when the fix has a valid altitude, else 2 (a network, cell
@@ -75,6 +75,37 @@ enum GPSDReport {
         if hasAltitude { text += #","geoidSep":"# + number(fix.ellipsoidalAltitude - fix.altitude, 3) }
         if let eph { text += #","eph":"# + number(eph, 3) }
         return text + "}"
+    }
+
+    /// A `SKY` from a receiver's satellite view (decision 0089), as gpsd 3.22 writes it from NMEA: the dilutions it
+    /// has (the receiver's, the rest from the geometry), `nSat`/`uSat` counted from the list, and each satellite's
+    /// `PRN`, `el`, `az`, `ss` (0.0 for what the receiver left empty, as gpsd), `used`, `gnssid`, `svid`.
+    static func sky(_ view: SatelliteView) -> String {
+        var text = #"{"class":"SKY","device":""# + devicePath + #"""#
+        let dop = view.dilution
+        for (name, value) in [
+            ("xdop", dop.x), ("ydop", dop.y), ("vdop", dop.vertical), ("tdop", dop.time), ("hdop", dop.horizontal),
+            ("gdop", dop.geometric), ("pdop", dop.position),
+        ] {
+            if let value, value.isFinite { text += #",""# + name + #"":"# + number(value, 2) }
+        }
+        text += #","nSat":\#(view.satellites.count),"uSat":\#(view.satellites.filter(\.used).count)"#
+        let satellites = view.satellites.map { satellite in
+            #"{"PRN":\#(satellite.prn),"el":\#(satellite.elevation ?? 0).0,"az":\#(satellite.azimuth ?? 0).0"#
+                + #","ss":\#(satellite.snr ?? 0).0,"used":\#(satellite.used),"gnssid":\#(satellite.gnssID)"#
+                + #","svid":\#(satellite.svID)}"#
+        }
+        return text + #","satellites":["# + satellites.joined(separator: ",") + "]}"
+    }
+
+    /// The last SKY line written, by view: shared by every client of one epoch, as `lastTPV`.
+    private static let lastSKY = Mutex<(view: SatelliteView, line: String)?>(nil)
+
+    static func skyLine(_ view: SatelliteView) -> String {
+        if let last = lastSKY.withLock({ $0 }), last.view == view { return last.line }
+        let made = line(sky(view))
+        lastSKY.withLock { $0 = (view, made) }
+        return made
     }
 
     /// The last TPV line written, by fix: every watching client of one fix gets the same text, formatted once

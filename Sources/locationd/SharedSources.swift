@@ -1,5 +1,6 @@
 import CoreLocationEngine
 import CoreLocationSources
+import Foundation
 import Synchronization
 
 /// The daemon's receivers, shared by every app: each app's engine sees a proxy per source; the
@@ -31,6 +32,8 @@ final class SharedSources: Sendable {
     private let hubs: Mutex<[SourceID: Hub]>
     private let nextListener = Atomic<UInt64>(0)
     private let clock: @Sendable () -> Double
+    /// The last satellite view looked up, by the time of its fix: every gpsd client of one epoch asks for the same.
+    private let lastView = Mutex<(fixTime: Date, view: SatelliteView?)?>(nil)
 
     init(_ sources: [any LocationSource], clock: @escaping @Sendable () -> Double) {
         self.sources = sources
@@ -103,6 +106,19 @@ final class SharedSources: Sendable {
             return true
         }
         if closes { source.stop() }
+    }
+
+    /// The satellites of the receiver that produced `fix` (decision 0089), nil when no receiver did (a network, IP
+    /// or simulated fix; a receiver that lists none) or it no longer keeps that fix's.
+    func satelliteView(for fix: Fix) -> SatelliteView? {
+        if let last = lastView.withLock({ $0 }), last.fixTime == fix.timestamp { return last.view }
+        var found: SatelliteView?
+        for case let source as any SatelliteViewReporting in sources {
+            found = source.satelliteView(for: fix.timestamp)
+            if found != nil { break }
+        }
+        lastView.withLock { $0 = (fix.timestamp, found) }
+        return found
     }
 
     private func broadcast(_ event: SourceEvent, from id: SourceID) {

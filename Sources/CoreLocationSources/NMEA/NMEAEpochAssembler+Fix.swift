@@ -66,6 +66,8 @@ extension NMEAEpochAssembler {
         let altitude = altitudeMSL ?? 0
         status.lastFix = timestamp
         status.lastProblem = nil
+        statusAtRecentFixes.append(status)
+        if statusAtRecentFixes.count > Self.keptFixStatuses { statusAtRecentFixes.removeFirst() }
         return .fix(
             Fix(
                 latitude: position.latitude, longitude: position.longitude,
@@ -155,9 +157,7 @@ extension NMEAEpochAssembler {
         if !epoch.completeSatellites.isEmpty {
             var seen = Set<SatelliteKey>()
             var satellites: [NMEASatellite] = []
-            for key in epoch.completeSatellites.keys.sorted(by: {
-                ($0.talker.description, $0.signal) < ($1.talker.description, $1.signal)
-            }) {
+            for key in epoch.completionOrder {
                 for satellite in epoch.completeSatellites[key] ?? [] {
                     guard seen.insert(SatelliteKey(talker: key.talker, id: satellite.id)).inserted else { continue }
                     let system = key.talker.system?.rawValue ?? 0

@@ -43,6 +43,10 @@ public struct NMEAEpochAssembler: Sendable {
     /// Marks every fix as simulated (for replays of recordings).
     public var marksFixesSimulated: Bool
     public internal(set) var status = NMEAReceiverStatus()
+    /// The status as each of the latest fixes left it (at most `keptFixStatuses`, newest last): one read that closes
+    /// two epochs still tells each fix's satellites (gpsd's `SKY`, decision 0089).
+    public internal(set) var statusAtRecentFixes: [NMEAReceiverStatus] = []
+    static let keptFixStatuses = 8
     /// UTC time of day of the epoch closed last (seconds after midnight).
     public internal(set) var lastClosedEpochTime: Double?
 
@@ -136,6 +140,7 @@ public struct NMEAEpochAssembler: Sendable {
         }
         epoch.inView[key] = gsv.satellitesInView
         if gsv.messageNumber == gsv.messageCount, let listed = epoch.pendingSatellites.removeValue(forKey: key) {
+            if epoch.completeSatellites[key] == nil { epoch.completionOrder.append(key) }
             epoch.completeSatellites[key] = listed
         }
     }
@@ -163,6 +168,9 @@ extension NMEAEpochAssembler {
         var used: [Int: Set<UInt16>] = [:]
         var pendingSatellites: [SignalKey: [NMEASatelliteInView]] = [:]
         var completeSatellites: [SignalKey: [NMEASatelliteInView]] = [:]
+        /// The keys of `completeSatellites` in the order their cycles completed: the satellites are listed in the
+        /// order the receiver sent them, as gpsd lists them in `SKY`.
+        var completionOrder: [SignalKey] = []
         var inView: [SignalKey: Int] = [:]
 
         /// gpsd's rule (`drivers/driver_nmea0183.c`, gpsd 3.22 and later): every sentence that parses

@@ -131,7 +131,11 @@ extension NMEAStreamSource {
                     }
                     validSentences = decoder.statistics.decoded + decoder.statistics.ignored - before
                     if !events.isEmpty { lastEpochAt = scheduler.now }
-                    guard deliver(events, generation: generation, status: decoder.status) else { return .stopped }
+                    guard
+                        deliver(
+                            events, generation: generation, status: decoder.status,
+                            atRecentFixes: decoder.assembler.statusAtRecentFixes)
+                    else { return .stopped }
                     // Backpressure: read no more until the consumer has caught up (stdin at full speed).
                     if !events.isEmpty, let flow = state.withLock({ $0.flow }) {
                         while !flow.waitUntilReady(timeout: 0.25) {

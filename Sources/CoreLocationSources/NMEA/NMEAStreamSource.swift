@@ -40,6 +40,8 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
 
     struct State {
         var status = NMEAReceiverStatus()
+        /// `NMEAEpochAssembler.statusAtRecentFixes` of the live input, as of the last delivery.
+        var statusAtRecentFixes: [NMEAReceiverStatus] = []
         var replay: NMEAReplay?
         var work: (any ScheduledWork)?
         /// The write end of the running reader thread's wake-up pipe.
@@ -181,9 +183,17 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
 
     /// Delivers events if `generation` is still current; false when the source was stopped or restarted.
     @discardableResult
-    func deliver(_ events: [SourceEvent], generation: Int, status: NMEAReceiverStatus?) -> Bool {
+    func deliver(
+        _ events: [SourceEvent], generation: Int, status: NMEAReceiverStatus?,
+        atRecentFixes: [NMEAReceiverStatus]? = nil
+    ) -> Bool {
         state.exclusively {
-            if let status { state.ifCurrent(generation) { $0.status = status } }
+            if let status {
+                state.ifCurrent(generation) {
+                    $0.status = status
+                    if let atRecentFixes { $0.statusAtRecentFixes = atRecentFixes }
+                }
+            }
             return state.emit(events, generation)
         }
     }
