@@ -98,27 +98,28 @@ enum GPSDReport {
         return text + #","satellites":["# + satellites.joined(separator: ",") + "]}"
     }
 
-    /// The last SKY line written, by view: shared by every client of one epoch, as `lastTPV`.
-    private static let lastSKY = Mutex<(view: SatelliteView, line: String)?>(nil)
+    /// The last line made from one value, shared by every client that writes the same one (one fix, one epoch's
+    /// satellites): formatted once, not once per client (at 1 000 clients formatting each client's copy was most of
+    /// the front door's CPU).
+    final class LastLine<Value: Equatable & Sendable>: Sendable {
+        private let last = Mutex<(value: Value, line: String)?>(nil)
 
-    static func skyLine(_ view: SatelliteView) -> String {
-        if let last = lastSKY.withLock({ $0 }), last.view == view { return last.line }
-        let made = line(sky(view))
-        lastSKY.withLock { $0 = (view, made) }
-        return made
+        func line(_ value: Value, _ make: (Value) -> String) -> String {
+            if let last = last.withLock({ $0 }), last.value == value { return last.line }
+            let made = GPSDReport.line(make(value))
+            last.withLock { $0 = (value, made) }
+            return made
+        }
     }
 
-    /// The last TPV line written, by fix: every watching client of one fix gets the same text, formatted once
-    /// (at 1 000 clients formatting each client's copy was most of the front door's CPU).
-    private static let lastTPV = Mutex<(fix: Fix, line: String)?>(nil)
+    private static let lastTPV = LastLine<Fix>()
+    private static let lastSKY = LastLine<SatelliteView>()
 
     /// `tpv(fix)` as a line, shared by the clients that receive the same fix.
-    static func tpvLine(_ fix: Fix) -> String {
-        if let last = lastTPV.withLock({ $0 }), last.fix == fix { return last.line }
-        let made = line(tpv(fix))
-        lastTPV.withLock { $0 = (fix, made) }
-        return made
-    }
+    static func tpvLine(_ fix: Fix) -> String { lastTPV.line(fix, tpv) }
+
+    /// `sky(view)` as a line, shared by the clients of one epoch.
+    static func skyLine(_ view: SatelliteView) -> String { lastSKY.line(view, sky) }
 
     /// `%.Nf`, as gpsd prints; a value that is not finite is never written (callers check first).
     static func number(_ value: Double, _ digits: Int) -> String {
