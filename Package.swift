@@ -1,16 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (see ../shared/ARCHITECTURE.md and docs/decisions/0001, 0009). Apps import only `CoreLocation`;
-// the internal modules carry the `CoreLocation` prefix because SwiftPM needs target names unique across
-// a whole package graph, and an app's own `Geodesy` or `Geocoding` target must not collide with ours.
-//   CoreLocationGeodesy    pure numerics, depends on nothing
-//   CoreLocationEngine     pure state machine over plain values; depends on CoreLocationGeodesy only
-//   CoreLocationSources    I/O that produces fixes: simulator, NMEA, gpsd, IIO magnetometer
-//   CoreLocationStorage    SQLite (GRDB): authorization decisions, regions, monitor records
-//   CoreLocationGeocoding  offline gazetteer and online backends
-//   CoreLocation           Apple's façade; owns no policy, translates calls into engine inputs
-//   locationctl            the command-line tool
+// Layers, bottom to top: a target depends only on targets listed before it (docs/decisions/0066 for the picture and why,
+// 0009 for the names). Apps import only `CoreLocation`; the internal modules carry the `CoreLocation` prefix because
+// SwiftPM needs target names unique across a whole package graph, and an app's own `Geodesy` or `Geocoding` target
+// must not collide with ours (IntegrationPackages/NameCollision proves it).
+//   CoreLocationGeodesy         pure numerics, depends on nothing (not even Foundation): geodesics, WMM, EGM96 geoid
+//   CoreLocationEngine          the state machine over plain values, clock injected, no I/O; needs Geodesy only
+//   CoreLocationDBus            the D-Bus protocol in Swift, for the sources that speak to system services
+//   CoreLocationSources         sources with no bus: simulator, NMEA, gpsd, IIO magnetometer and barometer; schedulers
+//   CoreLocationNetwork         IP, Wi-Fi, GeoClue          CoreLocationCellular   ModemManager, cell table
+//   CoreLocationBeacons         BLE beacons through BlueZ   CoreLocationStorage    SQLite (GRDB)
+//   CoreLocationGeocoding       the gazetteer (a resource) and Nominatim
+//   CoreLocationReporting       the position reporter      CoreLocationDaemonProtocol   locationd's wire
+//   CoreLocationRuntime         where Core Location runs (in this process or in locationd), behind one interface;
+//                               authorization policy, identity, prompters, the one composition root
+//   CoreLocation                Apple's names only: forwards to the runtime's interface, holds no policy
+//   locationd, locationctl      the system service (runtime, never the façade) and the command-line tool
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -36,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // The EGM96 geoid is compiled in (EGM96Geoid+Data*.swift), not a resource: every fix needs it, and this module
+        // needs no Foundation (docs/decisions/0084).
         .target(name: "CoreLocationGeodesy", swiftSettings: strictSettings),
         .target(
             name: "CoreLocationEngine",
@@ -51,26 +59,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libdbus-1 and the project's small D-Bus layer (docs/decisions/0024): NetworkManager, GeoClue, BlueZ,
-        // ModemManager. Nothing but the sources that talk to those services depends on it.
-        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // The project's D-Bus layer, the protocol spoken natively in Swift (docs/decisions/0024, 0058): NetworkManager,
+        // GeoClue, BlueZ, ModemManager. No C library and no header: it builds with the Swift toolchain alone.
         .target(
             name: "CoreLocationDBus",
-            dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // A real gpsd and the loopback NMEA feed it reads, for GPSDIntegrationTests and LocationdTests.
         .target(name: "CoreLocationGPSDTestSupport", swiftSettings: strictSettings),
         // A private dbus-daemon and python-dbusmock services for tests (used only by test targets).
         .target(name: "CoreLocationDBusTestSupport", dependencies: ["CoreLocationDBus", "CoreLocationGPSDTestSupport"], swiftSettings: strictSettings),
-        // libmaxminddb: offline IP geolocation (docs/decisions/0025).
-        .systemLibrary(name: "CCoreLocationMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
-        // Network positioning (issue 14): IP (MaxMind DB), Wi-Fi (NetworkManager + an Ichnaea geolocate service),
-        // GeoClue. A module of its own so that only programs that use these sources link libdbus and libmaxminddb.
+        // Network positioning (issue 14): IP (MaxMind DB files, read natively: docs/decisions/0060), Wi-Fi
+        // (NetworkManager + an Ichnaea geolocate service), GeoClue. A module of its own so that only the programs that
+        // run these sources (locationd, locationctl) link AsyncHTTPClient and swift-nio; apps get them through
+        // locationd (docs/decisions/0038).
         .target(
             name: "CoreLocationNetwork",
             dependencies: [
-                "CCoreLocationMaxMindDB", "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
+                "CoreLocationDBus", "CoreLocationEngine", "CoreLocationSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -90,7 +97,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Beacons (issue 13, docs/decisions/0029): frame decoders, the ranging state machine, BlueZ LE scanning over
-        // CoreLocationDBus, recorded-advert replay. The façade links it, so apps link libdbus-1 (decision 0029).
+        // CoreLocationDBus, recorded-advert replay. The runtime and the façade link it (ranging runs in the app's
+        // process, 0050); no C library comes with it (0058).
         .target(
             name: "CoreLocationBeacons",
             dependencies: [
@@ -98,6 +106,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What must survive a restart, in SQLite: decisions, regions, monitor records, launch targets, pending events.
         .target(
             name: "CoreLocationStorage",
             dependencies: [
@@ -107,6 +116,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // CLGeocoder's backends: the offline gazetteer, a SwiftPM resource loaded on first use (only geocoding needs
+        // it, so a program without its bundle loses geocoding alone: docs/decisions/0084), and Nominatim.
         .target(
             name: "CoreLocationGeocoding",
             dependencies: ["CoreLocationGeodesy", .product(name: "Logging", package: "swift-log")],
@@ -128,12 +139,27 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md).
+        // The locationd wire protocol: frames, hello, requests and events (docs/locationd-protocol.md), in its own
+        // types with their coding written out (decision 0068): it depends on no engine type.
         .target(
             name: "CoreLocationDaemonProtocol",
-            dependencies: ["CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
+        // Where Core Location runs: the engine in this process or locationd's, behind one interface, with the
+        // authorization policy, identity, prompters, heading and beacon runtimes and the one composition root.
+        .target(
+            name: "CoreLocationRuntime",
+            dependencies: [
+                "CoreLocationBeacons",
+                "CoreLocationDaemonProtocol",
+                "CoreLocationEngine",
+                "CoreLocationSources",
+                "CoreLocationStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The product: Apple's names, signatures and behaviour, forwarding to CoreLocationRuntime's one interface.
         .target(
             name: "CoreLocation",
             dependencies: [
@@ -142,16 +168,19 @@ let package = Package(
                 "CoreLocationGeodesy",
                 "CoreLocationGeocoding",
                 "CoreLocationEngine",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
+        // The command-line tool: the façade and the runtime's interface, with every source module its options name.
         .executableTarget(
             name: "locationctl",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationNetwork",
                 "CoreLocationCellular",
@@ -167,16 +196,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The system service: one engine, every app (docs/decisions/0010, 0011).
+        // The system service: an engine host per app over shared sources, through the runtime, never the façade
+        // (docs/decisions/0010, 0011, 0066).
         .executableTarget(
             name: "locationd",
             dependencies: [
-                "CoreLocation",
                 "CoreLocationBeacons",
                 "CoreLocationCellular",
                 "CoreLocationDaemonProtocol",
+                // The GeoClue2 service (decision 0074).
+                "CoreLocationDBus",
                 "CoreLocationEngine",
                 "CoreLocationNetwork",
+                "CoreLocationRuntime",
                 "CoreLocationSources",
                 "CoreLocationStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -209,8 +241,8 @@ let package = Package(
             dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
-        // libFuzzer targets (scripts/fuzz.sh, docs/decisions/0021): NMEA parser, NMEA line splitter, gpsd JSON,
-        // GPX. Their shared entry point (CoreLocationFuzzSupport) runs libFuzzer's driver in a
+        // libFuzzer targets (scripts/fuzz.sh, docs/decisions/0021): NMEA parser, NMEA line splitter, gpsd JSON, GPX,
+        // beacon frames, D-Bus messages, MaxMind files. Their shared entry point (CoreLocationFuzzSupport) runs libFuzzer's driver in a
         // `-sanitize=fuzzer -DFUZZING` build; a plain build gives executables that replay the files given.
         .target(name: "CoreLocationFuzzSupport", swiftSettings: strictSettings),
         .executableTarget(
@@ -236,9 +268,38 @@ let package = Package(
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationBeacons"],
             swiftSettings: strictSettings
         ),
+        // The native D-Bus message decoder (docs/decisions/0058).
+        .executableTarget(
+            name: "CoreLocationFuzzDBusMessage",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationDBus"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "CoreLocationFuzzGPX",
             dependencies: ["CoreLocationFuzzSupport", "CoreLocationSources"],
+            swiftSettings: strictSettings
+        ),
+        // locationd's frame and message decoders, both directions (docs/decisions/0068).
+        .executableTarget(
+            name: "CoreLocationFuzzDaemonFrames",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationDaemonProtocol"],
+            swiftSettings: strictSettings
+        ),
+        // The MaxMind DB reader: open from bytes, look-ups and whole records (docs/decisions/0060).
+        .executableTarget(
+            name: "CoreLocationFuzzMaxMind",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
+            swiftSettings: strictSettings
+        ),
+        // ModemManager's 3GPP location string and the cell table's CSV rows (issue 37).
+        .executableTarget(
+            name: "CoreLocationFuzzModem3GPP",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationNetwork"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CoreLocationFuzzCellCSV",
+            dependencies: ["CoreLocationFuzzSupport", "CoreLocationCellular", "CoreLocationNetwork"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CoreLocationGeodesyTests", dependencies: ["CoreLocationGeodesy"], swiftSettings: strictSettings),
@@ -263,6 +324,7 @@ let package = Package(
             name: "CoreLocationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationBeacons",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationGeodesy",
@@ -281,6 +343,7 @@ let package = Package(
             name: "GPSDIntegrationTests",
             dependencies: [
                 "CoreLocation",
+                "CoreLocationRuntime",
                 "CoreLocationGPSDTestSupport",
                 "CoreLocationEngine",
                 "CoreLocationSources",
@@ -296,6 +359,8 @@ let package = Package(
             dependencies: [
                 "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
+                // LocationctlBothWaysTests: BlueZ (python-dbusmock) on a private bus for `locationctl beacons`.
+                "CoreLocationDBusTestSupport",
                 // DeliveryJSONTests: the seeded generator.
                 "CoreLocationSources",
                 // ReporterRelaunchTests: the reporter's queue, read after its process was killed.
@@ -304,11 +369,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            // Peers/: the GDBus client and GeoClue agent GeoClueServiceTests run on the private bus.
+            exclude: ["Peers"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CoreLocationDBusTests",
-            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport"],
+            dependencies: ["CoreLocationDBus", "CoreLocationDBusTestSupport", "CoreLocationGPSDTestSupport"],
+            // Fixtures/: messages made by GLib and libdbus (make-fixtures.py), the external oracles of the marshaller;
+            // Peers/: a GLib peer the service tests run on the private bus.
+            exclude: ["Fixtures", "Peers"],
             swiftSettings: strictSettings
         ),
         .testTarget(

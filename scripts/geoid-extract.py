@@ -13,6 +13,7 @@ the 15′ grid), rounded to whole centimetres (error ≤ 5 mm). Each value is pr
 south and south-west neighbours (W + S − SW; first row from W, first column from S), and the
 residual is written as a zigzag LEB128 varint (99.4 % fit in one byte), then base64 in 116-column
 lines split over a few files of StaticString literals. EGM96Geoid+Decoding.swift reverses this.
+Why Swift literals and not a SwiftPM resource like the gazetteer: docs/decisions/0084-bundled-data.md.
 """
 import base64
 import os

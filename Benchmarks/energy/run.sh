@@ -3,6 +3,8 @@
 # stays that the visits benchmark uses (Benchmarks/visits/tracks, Benchmarks/visits/labels).
 # Usage: Benchmarks/energy/run.sh          Needs: swift, python3 (standard library only).
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
 here="$(cd "$(dirname "$0")" && pwd)"
 visits="$here/../visits"
 out="$here/out"

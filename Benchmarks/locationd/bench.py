@@ -42,6 +42,65 @@ import threading
 import time
 
 INTERVAL = 0.1
+class Protocol:
+    """The frames bench.py sends and reads, in locationd's protocol version 1 (before decision 0068) or 2: the
+    same run compares a daemon of either version (--protocol)."""
+
+    def __init__(self, version):
+        self.version = version
+
+    def hello(self, label):
+        if self.version == 1:
+            return {"hello": {"_0": {"version": 1, "label": label}}}
+        return {"type": "hello", "version": 2, "label": label}
+
+    def opening(self, label, start_updates):
+        """hello, register client 1, and (for a fan-out client) startUpdates, as a CLLocationManager sends them."""
+        if self.version == 1:
+            messages = [self.hello(label),
+                        {"request": {"id": 1, "body": {"register": {"client": {"rawValue": 1}, "label": "b"}}}}]
+            if start_updates:
+                messages.append({"request": {"id": 2, "body": {"command": {"client": {"rawValue": 1}, "command": {
+                    "startUpdates": {"_0": {"desiredAccuracy": -1, "distanceFilter": -1, "activityType": 1,
+                                            "pausesAutomatically": False}}}}}}})
+            return messages
+        messages = [self.hello(label),
+                    {"type": "request", "id": 1, "body": {"type": "register", "client": 1, "label": "b"}}]
+        if start_updates:
+            messages.append({"type": "request", "id": 2, "body": {"type": "command", "client": 1, "command": {
+                "type": "startUpdates", "request": {"desiredAccuracy": -1, "distanceFilter": -1, "activityType": 1,
+                                                    "pausesAutomatically": False}}}})
+        return messages
+
+    def acknowledge(self, request_id, sequence):
+        if self.version == 1:
+            return {"request": {"id": request_id, "body": {"acknowledge": {"sequence": sequence}}}}
+        return {"type": "request", "id": request_id, "body": {"type": "acknowledge", "sequence": sequence}}
+
+    def status(self, request_id):
+        if self.version == 1:
+            return {"request": {"id": request_id, "body": {"status": {}}}}
+        return {"type": "request", "id": request_id, "body": {"type": "status"}}
+
+    def authorization_level(self, body):
+        if self.version == 1:
+            return body["authorization"]["_0"]["level"]
+        return body["authorization"]["level"]
+
+    def hello_of(self, message):
+        return message["hello"]["_0"] if self.version == 1 else message
+
+    def event_of(self, message):
+        """The event's object: its `body` and `sequence`."""
+        return message["event"] if self.version == 1 else message
+
+    def is_reply(self, message):
+        return "reply" in message if self.version == 1 else message.get("type") == "reply"
+
+
+protocol = Protocol(2)
+
+
 BASE = 1_800_000_000.0  # a fixed UTC second; epoch k is stamped BASE + k * 0.1 s
 REFERENCE_2001 = 978_307_200.0  # Swift's Date reference, in Unix seconds
 
@@ -73,12 +132,16 @@ class Outlet:
     """One system's connection point to the receiver: a listener, its connections, and when each epoch
     was written to them."""
 
-    def __init__(self, lock):
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(8)
-        self.port = self.listener.getsockname()[1]
+    def __init__(self, lock, listener=None):
+        """A loopback TCP listener on a free port, or `listener` (bound and listening: Benchmarks/geoclue's
+        Unix socket, which has no port)."""
+        if listener is None:
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(8)
+        self.listener = listener
+        self.port = listener.getsockname()[1] if listener.family == socket.AF_INET else None
         self.clients = []
         self.sent = {}
         self.lock = lock
@@ -89,7 +152,8 @@ class Outlet:
                 client, _ = self.listener.accept()
             except OSError:
                 return
-            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if client.family == socket.AF_INET:
+                client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with self.lock:
                 self.clients.append(client)
 
@@ -126,7 +190,8 @@ class Feed:
         next_at = time.monotonic()
         while self.running:
             data = epoch_sentences(self.k)
-            order = ("gpsd", "locationd") if self.k % 2 == 0 else ("locationd", "gpsd")
+            # The outlet written first alternates (gpsd first on even epochs here).
+            order = list(self.outlets) if self.k % 2 == 0 else list(reversed(self.outlets))
             with self.lock:
                 for system in order:
                     if system in self.active:
@@ -177,12 +242,8 @@ class Clients:
     def add_locationd(self, path, start_updates=True):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(path)
-        sock.sendall(frame({"hello": {"_0": {"version": 1, "label": "bench"}}}))
-        sock.sendall(frame({"request": {"id": 1, "body": {"register": {"client": {"rawValue": 1}, "label": "b"}}}}))
-        if start_updates:
-            sock.sendall(frame({"request": {"id": 2, "body": {"command": {"client": {"rawValue": 1}, "command": {
-                "startUpdates": {"_0": {"desiredAccuracy": -1, "distanceFilter": -1, "activityType": 1,
-                                        "pausesAutomatically": False}}}}}}}))
+        for message in protocol.opening("bench", start_updates):
+            sock.sendall(frame(message))
         sock.setblocking(False)
         client = Client("locationd", sock)
         self.clients.append(client)
@@ -244,15 +305,13 @@ class Clients:
                 for match in STAMP.finditer(payload):
                     client.arrivals.setdefault(epoch_of_unix(float(match.group(1)) + REFERENCE_2001), now)
             elif b'"authorization"' in payload and b'"event"' in payload:
-                message = json.loads(payload)
-                event = message["event"]
-                client.authorization.append((now, event["body"]["authorization"]["_0"]["level"]))
+                event = protocol.event_of(json.loads(payload))
+                client.authorization.append((now, protocol.authorization_level(event["body"])))
                 if event.get("sequence") is not None:
                     client.acks += 1
-                    client.sock.sendall(frame({"request": {"id": 1_000_000 + client.acks, "body": {
-                        "acknowledge": {"sequence": event["sequence"]}}}}))
+                    client.sock.sendall(frame(protocol.acknowledge(1_000_000 + client.acks, event["sequence"])))
             elif b'"hello"' in payload:
-                client.hello = json.loads(payload)["hello"]["_0"]
+                client.hello = protocol.hello_of(json.loads(payload))
 
     def close(self):
         self.running = False
@@ -421,9 +480,12 @@ def main():
     parser.add_argument("--idle-only", action="store_true", help="measure idle cost only, then stop")
     parser.add_argument("--fanout-only", action="store_true",
                         help="measure the fan-out rows only: no idle period, propagation trials or status")
+    parser.add_argument("--protocol", type=int, choices=(1, 2), default=2,
+                        help="locationd's protocol version: 1 for a daemon before decision 0068 (a before/after run)")
     parser.add_argument("--pin", action="store_true",
                         help="both daemons on the last CPU, this driver on the first (needs 2 CPUs)")
     args = parser.parse_args()
+    protocol.version = args.protocol
     args.clients = [int(x) for x in args.clients.split(",")]
     pin = []
     if args.pin:
@@ -529,7 +591,7 @@ def main():
     requests = []
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(socket_path)
-    sock.sendall(frame({"hello": {"_0": {"version": 1}}}))
+    sock.sendall(frame(protocol.hello("status")))
     reader = sock.makefile("rb")
 
     def read_frame():
@@ -539,8 +601,8 @@ def main():
     read_frame()
     for i in range(100):
         started = time.monotonic()
-        sock.sendall(frame({"request": {"id": i + 1, "body": {"status": {}}}}))
-        while "reply" not in read_frame():
+        sock.sendall(frame(protocol.status(i + 1)))
+        while not protocol.is_reply(read_frame()):
             pass
         requests.append((time.monotonic() - started) * 1000)
     sock.close()

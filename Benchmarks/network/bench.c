@@ -1,6 +1,6 @@
 /* The C peer: the same look-up through libmaxminddb directly (MMDB_lookup_sockaddr, then MMDB_aget_value for
  * latitude, longitude, accuracy_radius, city.names.en and country.iso_code, copying the two strings as the
- * Swift side does). Usage: bench DB.mmdb ADDRESSES.txt REPETITIONS. Prints one JSON object. */
+ * Swift side does). The checksums (coordinates; radii and name lengths) must match the Swift side's. Usage: bench DB.mmdb ADDRESSES.txt REPETITIONS. Prints one JSON object. */
 #include <arpa/inet.h>
 #include <maxminddb.h>
 #include <stdio.h>
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
     unsigned long long *samples = malloc(total * sizeof(unsigned long long));
     size_t n = 0, found = 0;
     double checksum = 0;
+    unsigned long long detail = 0; /* accuracy radii (km) and the bytes of the city names and country codes */
     for (int r = 0; r < reps; r++) {
         for (size_t i = 0; i < count; i++) {
             unsigned long long start = now_ns();
@@ -71,6 +72,8 @@ int main(int argc, char **argv) {
             MMDB_lookup_result_s result = MMDB_lookup_sockaddr(&mmdb, (struct sockaddr *)&entries[i].address, &error);
             double lat = 0, lon = 0;
             int ok = 0;
+            unsigned radius = 0;
+            size_t names = 0;
             if (error == MMDB_SUCCESS && result.found_entry) {
                 MMDB_entry_data_s data;
                 if (MMDB_aget_value(&result.entry, &data, lat_path) == MMDB_SUCCESS && data.has_data) {
@@ -83,7 +86,10 @@ int main(int argc, char **argv) {
                             city = strndup(data.utf8_string, data.data_size);
                         if (MMDB_aget_value(&result.entry, &data, country_path) == MMDB_SUCCESS && data.has_data)
                             country = strndup(data.utf8_string, data.data_size);
-                        MMDB_aget_value(&result.entry, &data, radius_path);
+                        if (MMDB_aget_value(&result.entry, &data, radius_path) == MMDB_SUCCESS && data.has_data
+                            && data.type == MMDB_DATA_TYPE_UINT16)
+                            radius = data.uint16;
+                        names = (city ? strlen(city) : 0) + (country ? strlen(country) : 0);
                         free(city);
                         free(country);
                     }
@@ -91,14 +97,15 @@ int main(int argc, char **argv) {
             }
             (void)gai;
             samples[n++] = now_ns() - start;
-            if (r == 0 && ok) { found++; checksum += lat + lon; }
+            if (r == 0 && ok) { found++; checksum += lat + lon; detail += radius + names; }
         }
     }
     qsort(samples, n, sizeof(unsigned long long), compare);
     size_t p50 = n / 2, p99 = (size_t)(n * 0.99);
     if (p99 >= n) p99 = n - 1;
     printf("{\"impl\": \"c\", \"open_ms\": %f, \"p50_ns\": %llu, \"p99_ns\": %llu, \"lookups\": %zu, \"found\": %zu, "
-           "\"checksum\": %.6f}\n", opens[10], samples[p50], samples[p99], n, found, checksum);
+           "\"checksum\": %.6f, \"detail\": %llu}\n", opens[10], samples[p50], samples[p99], n, found, checksum,
+           detail);
     MMDB_close(&mmdb);
     return 0;
 }

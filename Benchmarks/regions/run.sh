@@ -7,6 +7,9 @@
 # separately as set=track, a random walk of 1 s fixes; every point is queried on both sides, and
 # every one of our answers is checked against a scan without the index.
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
 here="$(cd "$(dirname "$0")" && pwd)"
 m="${1:-100000}"
 runs="${RUNS:-3}"

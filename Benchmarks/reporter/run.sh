@@ -8,6 +8,8 @@
 # Environment: SCRATCH_PATH (passed to swift build as --scratch-path), CONFIG (release by default; nothing
 # measured here is a time, so CONFIG=debug gives the same table). Needs python3 (standard library).
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift python3
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$here/out"

@@ -9,6 +9,9 @@
 # Environment: SCRATCH_PATH (passed to swift build as --scratch-path), SKIP_LOCATIONCTL=1.
 # Needs python3 with venv and pip (PyPI), and Swift for our detector.
 set -euo pipefail
+. "$(dirname "$0")/../require.sh"
+require_commands swift
+require_venv
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$here/out"

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 
@@ -41,10 +42,10 @@ public final class CLBackgroundActivitySession: Sendable {
     private let hold: SessionHold
 
     public convenience init() {
-        self.init(runtime: LocationRuntime.shared)
+        self.init(runtime: SharedRuntime.current)
     }
 
-    init(runtime: LocationRuntime) {
+    init(runtime: any LocationRuntime) {
         hold = SessionHold(runtime: runtime)
         diagnostics = Diagnostics(
             source: AuthorizationDiagnosticsStream(service: runtime.authorization) { authorization, inProgress in

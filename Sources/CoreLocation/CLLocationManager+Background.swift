@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 
@@ -21,8 +22,8 @@ extension CLLocationManager {
     /// visits, held while it was not running) come to it, each once, acknowledged after the
     /// delegate returned.
     func startReceivingPending() {
-        guard let link = runtime.link, pendingConsumer.withLock({ $0 }) == nil else { return }
-        let id = link.addPendingConsumer(channel: .delegate) { [weak self] payload, receipt in
+        guard pendingConsumer.withLock({ $0 }) == nil else { return }
+        let id = runtime.addPendingConsumer(channel: .delegate) { [weak self] payload, receipt in
             guard let self else { return receipt.done() }
             self.target.enqueue { [weak self] in
                 defer { receipt.done() }
@@ -44,6 +45,7 @@ extension CLLocationManager {
                 }
             }
         }
+        guard let id else { return }
         pendingConsumer.withLock { $0 = id }
     }
 
@@ -51,10 +53,10 @@ extension CLLocationManager {
     /// while the app was not running come to `locationManager(_:didUpdateLocations:)`, oldest
     /// first, each once (decision 0039).
     func startReceivingPendingLocations() {
-        guard let link = runtime.link, delegate != nil else { return }
+        guard delegate != nil else { return }
         let register = pendingLocations.withLock { $0.wanted && $0.consumer == nil }
         guard register else { return }
-        let id = link.addPendingConsumer(channel: .location) { [weak self] payload, receipt in
+        let added = runtime.addPendingConsumer(channel: .location) { [weak self] payload, receipt in
             guard let self, case let .location(delivery) = payload else { return receipt.done() }
             let locations = delivery.fixes.map(CLLocation.init(fix:))
             self.target.enqueue { [weak self] in
@@ -65,12 +67,13 @@ extension CLLocationManager {
                 self.delegate?.locationManager(self, didUpdateLocations: locations)
             }
         }
+        guard let id = added else { return }
         let stale = pendingLocations.withLock { pending -> UInt64? in
             guard pending.consumer == nil else { return id }
             pending.consumer = id
             return nil
         }
-        if let stale { link.removePendingConsumer(stale) }
+        if let stale { runtime.removePendingConsumer(stale) }
     }
 
     func stopReceivingPendingLocations() {
@@ -78,11 +81,11 @@ extension CLLocationManager {
             defer { pending = (false, nil) }
             return pending.consumer
         }
-        if let id { runtime.link?.removePendingConsumer(id) }
+        if let id { runtime.removePendingConsumer(id) }
     }
 
     func stopReceivingPending() {
         guard let id = pendingConsumer.withLock({ $0 }) else { return }
-        runtime.link?.removePendingConsumer(id)
+        runtime.removePendingConsumer(id)
     }
 }

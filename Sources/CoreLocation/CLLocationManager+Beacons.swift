@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import Foundation
@@ -20,14 +21,14 @@ final class BeaconClient: Sendable {
 
     private let state = Mutex(State())
 
-    /// The runtime this manager's beacons use (`BeaconRuntime.shared` unless a test gave another).
-    var runtime: BeaconRuntime { state.withLock { $0.runtime } ?? BeaconRuntime.shared }
+    /// The runtime this manager's beacons use: its location runtime's unless a test gave another.
+    func runtime(default fallback: BeaconRuntime) -> BeaconRuntime { state.withLock { $0.runtime } ?? fallback }
 
     /// Tests: use `runtime` instead of the process's (before the first beacon call).
     func use(_ runtime: BeaconRuntime) { state.withLock { $0.runtime = runtime } }
 
     func session(for manager: CLLocationManager) -> BeaconRangingSession? {
-        let runtime = self.runtime
+        let runtime = runtime(default: manager.runtime.beacons)
         guard let scanner = runtime.scanner else { return nil }
         return state.withLock { state in
             if let session = state.session { return session }
@@ -108,72 +109,55 @@ extension CLLocationManager {
         Set(beacons.allOrigins.compactMap { if case .region(let value) = $0 { value as CLRegion } else { nil } })
     }
 
+    /// The app's region, watched where its runtime watches beacon regions: in this process (decision 0052) or
+    /// by locationd, for the app running or not (decision 0050; its entries and exits then come as kept events
+    /// to the delegate, `startReceivingPending`).
     func beaconStartMonitoring(_ region: CLBeaconRegion) {
-        if let link = runtime.link { return beaconStartMonitoring(region, through: link) }
-        guard !beaconsDecidedAgainst, let monitor = runtime.beaconRegions(creating: true) else {
-            let code: CLError.Code = beaconsDecidedAgainst ? .regionMonitoringDenied : .regionMonitoringFailure
+        let copy = region.copy() as? CLBeaconRegion ?? region
+        if let refusal = runtime.startMonitoring(BeaconRegionSpec(copy)) {
+            let error = CLError(refusal)
             callDelegate { manager, delegate in
-                delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(code))
+                delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
             }
             return
         }
-        let copy = region.copy() as? CLBeaconRegion ?? region
-        monitor.start(BeaconRegionSpec(copy))
         callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
     }
 
-    /// True when `region` is a beacon region (then it is stopped here): through locationd by the
-    /// region's class, without asking the daemon first (an unknown identifier is ignored there);
-    /// in the process when it is one of the app's.
+    /// True when `region` is one of the app's beacon regions (then it is stopped here).
     func beaconStopMonitoring(_ region: CLRegion) -> Bool {
-        let identifier = region.identifier
-        if let link = runtime.link {
-            guard region is CLBeaconRegion else { return false }
-            link.stopMonitoringBeaconRegion(identifier)
-            return true
-        }
-        return runtime.beaconRegions(creating: false)?.stop(identifier) ?? false
+        runtime.stopMonitoringBeaconRegion(region.identifier, isBeaconRegion: region is CLBeaconRegion)
     }
 
     /// True when `region` is one of the app's beacon regions: its state is then told to this manager's
-    /// delegate alone (the asking manager, as a circular region's answer). Through locationd, the daemon's
-    /// session answers; a region it does not monitor fails as `regionMonitoringFailure`.
+    /// delegate alone (the asking manager, as a circular region's answer); a region the runtime refuses to
+    /// answer for fails as `regionMonitoringFailure` (denied: `regionMonitoringDenied`).
     func beaconRequestState(_ region: CLRegion) -> Bool {
-        if let link = runtime.link {
-            guard let beaconRegion = region as? CLBeaconRegion else { return false }
-            switch link.beaconRegionState(region.identifier) {
-            case let .success(raw):
-                let state = CLRegionState(BeaconRegionState(rawValue: raw) ?? .unknown)
-                callDelegate { manager, delegate in
-                    guard manager.beaconsAuthorized else { return }
-                    delegate.locationManager(manager, didDetermineState: state, for: beaconRegion)
-                }
-            case let .failure(failure):
-                let error = CLError(monitoringRefused: failure)
-                callDelegate { manager, delegate in
-                    delegate.locationManager(manager, monitoringDidFailFor: beaconRegion, withError: error)
-                }
-            }
-            return true
-        }
-        guard let (spec, state) = runtime.beaconRegions(creating: false)?.state(of: region.identifier) else {
+        switch runtime.beaconRegionState(region.identifier, isBeaconRegion: region is CLBeaconRegion) {
+        case nil:
             return false
-        }
-        let clState = CLRegionState(state)
-        callDelegate { manager, delegate in
-            guard manager.beaconsAuthorized else { return }
-            delegate.locationManager(manager, didDetermineState: clState, for: CLBeaconRegion(spec))
+        case let .state(spec, state)?:
+            let clState = CLRegionState(state)
+            let asked = spec.map(CLBeaconRegion.init) ?? region
+            callDelegate { manager, delegate in
+                guard manager.beaconsAuthorized else { return }
+                delegate.locationManager(manager, didDetermineState: clState, for: asked)
+            }
+        case let .refused(refusal)?:
+            let error = CLError(refusal)
+            callDelegate { manager, delegate in
+                delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
+            }
         }
         return true
     }
 
     var beaconMonitoredRegions: Set<CLRegion> {
-        let regions = runtime.link?.beaconRegions() ?? runtime.beaconRegions(creating: false)?.monitored ?? []
-        return Set(regions.map { CLBeaconRegion($0) as CLRegion })
+        Set(runtime.monitoredBeaconRegions.map { CLBeaconRegion($0) as CLRegion })
     }
 
     /// An event of one of the app's beacon regions (in the process), for an authorized app only.
-    func deliverBeaconRegionNotice(_ notice: BeaconRegionMonitor.Notice) {
+    func deliverBeaconRegionNotice(_ notice: BeaconRegionNotice) {
         callDelegate { manager, delegate in
             guard manager.beaconsAuthorized else { return }
             switch notice {
@@ -188,26 +172,9 @@ extension CLLocationManager {
         }
     }
 
-    // MARK: Through locationd (decision 0050)
-
-    /// The daemon watches the region for the app, running or not; its entries and exits come as
-    /// pending events to the delegate (`startReceivingPending`), and relaunch the app when it is gone.
-    private func beaconStartMonitoring(_ region: CLBeaconRegion, through link: DaemonLink) {
-        let copy = region.copy() as? CLBeaconRegion ?? region
-        if let failure = link.monitorBeaconRegion(BeaconRegionSpec(copy)) {
-            let error = CLError(monitoringRefused: failure)
-            callDelegate { manager, delegate in
-                delegate.locationManager(manager, monitoringDidFailFor: region, withError: error)
-            }
-            return
-        }
-        callDelegate { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: copy) }
-    }
-
     // MARK: Authorization
 
-    /// Denied or restricted: ranging fails with `kCLErrorDenied` and beacon regions with
-    /// `kCLErrorRegionMonitoringDenied`, as location updates and circular regions do.
+    /// Denied or restricted: ranging fails with `kCLErrorDenied`, as location updates do.
     private var beaconsDecidedAgainst: Bool {
         let status = authorizationStatus
         return status == .denied || status == .restricted || !CLLocationManager.locationServicesEnabled()
@@ -216,12 +183,12 @@ extension CLLocationManager {
     /// Beacons say where the user is, so they reach the delegate only while the app is authorized (when in use
     /// or always), like locations: before the user decides the session runs but nothing is delivered, and a
     /// revoked decision stops delivery at once (docs/decisions/0030).
-    private var beaconsAuthorized: Bool { runtime.allowsBeaconDelivery }
+    private var beaconsAuthorized: Bool { runtime.authorization.authorization.allowsLocation && runtime.servicesEnabled }
 
     // MARK: Delivery (from the session's threads to the delegate's)
 
     func deliverBeaconOutput(_ output: BeaconRangingSession.Output) {
-        let runtime = beacons.runtime
+        let runtime = beacons.runtime(default: self.runtime.beacons)
         if case .action = output, !beaconsAuthorized { return }
         switch output {
         case .action(.ranged(let constraint, let ranged)):

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 
@@ -13,10 +14,7 @@ extension CLLocationManager {
     }
 
     func currentMonitoredRegions() -> Set<CLRegion> {
-        Set(
-            runtime.monitoredRegions.filter { $0.region.group.isEmpty }.map {
-                CLCircularRegion(monitored: $0.region) as CLRegion
-            })
+        Set(runtime.monitoredRegions.map { CLCircularRegion(monitored: $0) as CLRegion })
     }
 
     func startMonitoringRegion(_ region: CLRegion) {

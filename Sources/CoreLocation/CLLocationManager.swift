@@ -1,5 +1,6 @@
 import Foundation
 import CoreLocationEngine
+import CoreLocationRuntime
 import Synchronization
 
 /// The object you use to start and stop the delivery of location-related events to your app.
@@ -33,9 +34,11 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         var headingOrientation: CLDeviceOrientation = .portrait
         var isUpdatingLocation = false
         var location: CLLocation?
+        /// The last heading delivered (CLLocationManager+Heading).
+        var heading: CLHeading?
     }
 
-    let runtime: LocationRuntime
+    let runtime: any LocationRuntime
     let target: CallbackTarget
     /// This manager's registration for the daemon's pending events (CLLocationManager+Background).
     let pendingConsumer = Mutex<UInt64?>(nil)
@@ -45,14 +48,16 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     let state = Mutex(State())
     /// Beacon ranging and beacon regions (CLLocationManager+Beacons.swift).
     let beacons = BeaconClient()
+    /// This manager's client of the heading runtime, made at its first heading call (CLLocationManager+Heading).
+    let headingSession = Mutex<UInt64?>(nil)
     private let clientBox = Mutex<ClientID?>(nil)
 
     /// Creates a location manager connected to this process's location system.
     public override convenience init() {
-        self.init(runtime: LocationRuntime.shared)
+        self.init(runtime: SharedRuntime.current)
     }
 
-    init(runtime: LocationRuntime, target: CallbackTarget = .current()) {
+    init(runtime: any LocationRuntime, target: CallbackTarget = .current()) {
         self.runtime = runtime
         self.target = target
         super.init()
@@ -61,7 +66,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         }
         clientBox.withLock { $0 = client }
         // The app's beacon regions the database keeps are watched again once the app has a manager.
-        _ = runtime.beaconRegions(creating: false)
+        runtime.restoreBeaconRegions()
         // Apple calls the authorization callbacks once when the manager is created.
         target.enqueue { [weak self] in self?.announceAuthorization() }
     }
@@ -72,6 +77,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         }
         stopReceivingPending()
         stopReceivingPendingLocations()
+        if let heading = headingSession.withLock({ $0 }) { headingRuntime.remove(heading) }
     }
 
     var client: ClientID? { clientBox.withLock { $0 } }
@@ -216,7 +222,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     /// The app's authorization status (the older class method).
     @available(*, deprecated, message: "Use the instance property authorizationStatus")
     open class func authorizationStatus() -> CLAuthorizationStatus {
-        CLAuthorizationStatus(LocationRuntime.shared.authorization.authorization.level)
+        CLAuthorizationStatus(SharedRuntime.current.authorization.authorization.level)
     }
 
     open var accuracyAuthorization: CLAccuracyAuthorization {
@@ -224,11 +230,10 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     }
 
     /// Whether location services are on for the whole system. On Linux they are, unless
-    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch): then every app reads
-    /// `.denied`, requests are ignored and no source is powered (see `LocationServicesSwitch`).
-    open class func locationServicesEnabled() -> Bool {
-        LocationServicesSwitch(environment: ProcessInfo.processInfo.environment).isEnabled && LocationRuntime.daemonServicesEnabled
-    }
+    /// `CORELOCATION_SERVICES=off` is set (the Settings app's global switch) or locationd's switch is off
+    /// (`locationctl services off`): then every app reads `.denied`, requests are ignored and no source is
+    /// powered (see `LocationServicesSwitch`).
+    open class func locationServicesEnabled() -> Bool { SharedRuntime.current.servicesEnabled }
 
     /// Asks for when-in-use authorization. Does nothing unless the status is `.notDetermined`, and
     /// logs and ignores the request when the Info.plist lacks `NSLocationWhenInUseUsageDescription`.
@@ -278,7 +283,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
     // does on hardware that lacks the service: its availability method returns false and its start
     // call reports the documented error through the delegate.
 
-    // MARK: Heading (HeadingRuntime.swift; filter and orientation are read at each sample)
+    // MARK: Heading (CLLocationManager+Heading.swift; filter and orientation are read at each sample)
 
     open class func headingAvailable() -> Bool { HeadingRuntime.shared.isAvailable }
 
@@ -292,20 +297,20 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
         set { state.withLock { $0.headingOrientation = newValue } }
     }
 
-    open var heading: CLHeading? { HeadingRuntime.runtime(for: self).lastHeading(for: self) }
+    open var heading: CLHeading? { state.withLock { $0.heading } }
 
-    open func startUpdatingHeading() { HeadingRuntime.runtime(for: self).start(for: self) }
+    open func startUpdatingHeading() { headingRuntime.start(headingClient()) }
 
-    open func stopUpdatingHeading() { HeadingRuntime.runtime(for: self).stop(for: self) }
+    open func stopUpdatingHeading() { headingRuntime.stop(headingClient()) }
 
-    open func dismissHeadingCalibrationDisplay() { HeadingRuntime.runtime(for: self).dismissCalibration(for: self) }
+    open func dismissHeadingCalibrationDisplay() { headingRuntime.dismissCalibration(headingClient()) }
 
     // MARK: Region monitoring
 
     open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool { monitoringAvailable(for: regionClass) }
 
     /// The largest radius, metres, a monitored region may have (1 000 km unless configured).
-    open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.configuration.maximumRegionDistance }
+    open var maximumRegionMonitoringDistance: CLLocationDistance { runtime.maximumRegionDistance }
 
     open var monitoredRegions: Set<CLRegion> { currentMonitoredRegions().union(beaconMonitoredRegions) }
 
@@ -381,7 +386,7 @@ open class CLLocationManager: NSObject, @unchecked Sendable {  // Sendable: safe
 
     // MARK: Events from the engine
 
-    private func handle(_ event: LocationRuntime.ClientEvent) {
+    private func handle(_ event: ClientEvent) {
         switch event {
         case let .delivery(delivery):
             // The objects are made on the delegate's thread: the engine's thread is a replay's bottleneck.

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 
@@ -64,7 +65,7 @@ public struct CLLocationUpdate: Sendable {
         Updates(configuration: configuration, runtime: nil)
     }
 
-    static func liveUpdates(_ configuration: LiveConfiguration = .default, runtime: LocationRuntime) -> Updates {
+    static func liveUpdates(_ configuration: LiveConfiguration = .default, runtime: any LocationRuntime) -> Updates {
         Updates(configuration: configuration, runtime: runtime)
     }
 
@@ -73,10 +74,10 @@ public struct CLLocationUpdate: Sendable {
         public typealias AsyncIterator = Iterator
 
         let configuration: LiveConfiguration
-        let runtime: LocationRuntime?
+        let runtime: (any LocationRuntime)?
 
         public func makeAsyncIterator() -> Iterator {
-            Iterator(session: LiveUpdateSession(configuration: configuration, runtime: runtime ?? LocationRuntime.shared))
+            Iterator(session: LiveUpdateSession(configuration: configuration, runtime: runtime ?? SharedRuntime.current))
         }
 
         public struct Iterator: AsyncIteratorProtocol {
@@ -99,10 +100,10 @@ public struct CLLocationUpdate: Sendable {
 /// One engine client behind one `liveUpdates` iteration; it ends when the iterator goes away.
 final class LiveUpdateSession: Sendable {
     let stream: AsyncStream<CLLocationUpdate>
-    private let runtime: LocationRuntime
+    private let runtime: any LocationRuntime
     private let client: ClientID
 
-    init(configuration: CLLocationUpdate.LiveConfiguration, runtime: LocationRuntime) {
+    init(configuration: CLLocationUpdate.LiveConfiguration, runtime: any LocationRuntime) {
         self.runtime = runtime
         let (stream, continuation) = AsyncStream<CLLocationUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
         self.stream = stream

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import Synchronization
 
@@ -170,10 +171,10 @@ public actor CLMonitor {
 
     /// Opens the monitor called `name`, with the records stored under that name.
     public init(_ name: String) async {
-        self.init(name, runtime: LocationRuntime.shared)
+        self.init(name, runtime: SharedRuntime.current)
     }
 
-    init(_ name: String, runtime: LocationRuntime, beacons: BeaconRuntime? = nil) {
+    init(_ name: String, runtime: any LocationRuntime, beacons: BeaconRuntime? = nil) {
         let (stream, continuation) = AsyncStream<MonitorCore.Delivery>.makeStream()
         events = Events(stream: stream)
         core = MonitorCore(name: name, runtime: runtime, continuation: continuation, beacons: beacons)

@@ -1,3 +1,4 @@
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 
@@ -51,14 +52,14 @@ public final class CLServiceSession: Sendable {
     private let hold: SessionHold
 
     public convenience init(authorization: AuthorizationRequirement) {
-        self.init(authorization: authorization, purposeKey: nil, runtime: LocationRuntime.shared)
+        self.init(authorization: authorization, purposeKey: nil, runtime: SharedRuntime.current)
     }
 
     public convenience init(authorization: AuthorizationRequirement, fullAccuracyPurposeKey: String) {
-        self.init(authorization: authorization, purposeKey: fullAccuracyPurposeKey, runtime: LocationRuntime.shared)
+        self.init(authorization: authorization, purposeKey: fullAccuracyPurposeKey, runtime: SharedRuntime.current)
     }
 
-    init(authorization requirement: AuthorizationRequirement, purposeKey: String?, runtime: LocationRuntime) {
+    init(authorization requirement: AuthorizationRequirement, purposeKey: String?, runtime: any LocationRuntime) {
         authorizationRequirement = requirement
         fullAccuracyPurposeKey = purposeKey
         let service = runtime.authorization

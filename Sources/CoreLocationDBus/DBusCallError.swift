@@ -15,7 +15,7 @@ public struct DBusCallError: Error, Sendable, Equatable, CustomStringConvertible
         public static let timeout = Code(.timeout)
         /// The connection is closed.
         public static let disconnected = Code(.disconnected)
-        /// A value cannot be sent (bad object path, signature, a string holding NUL…).
+        /// A value cannot be sent (bad object path, signature, a string holding NUL, beyond the protocol's limits…).
         public static let invalidArgument = Code(.invalidArgument)
         public static let outOfMemory = Code(.outOfMemory)
         public var description: String { value.rawValue }
@@ -37,8 +37,30 @@ public struct DBusCallError: Error, Sendable, Equatable, CustomStringConvertible
         return "D-Bus \(code): \(message)"
     }
 
+    /// There is no bus to connect to: no socket at its address, or nothing listening there (`FileNotFound`,
+    /// `NoServer`) — on a machine, the D-Bus daemon (Debian package `dbus`) is not installed or not running.
+    public var isBusMissing: Bool {
+        code == .connect
+            && (name == "org.freedesktop.DBus.Error.FileNotFound" || name == "org.freedesktop.DBus.Error.NoServer")
+    }
+
     /// The peer is not on the bus (`ServiceUnknown`, `NameHasNoOwner`): a service not installed or not running.
     public var isServiceMissing: Bool {
         name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+    }
+
+    /// What a user must install for a feature that failed with this error, in words, or nil when the error is not
+    /// a missing part: with no bus, "needs the system D-Bus (Debian package dbus) and BlueZ (Debian package bluez):
+    /// no D-Bus socket at …"; with the bus but not the service, "needs BlueZ (Debian package bluez) running on the
+    /// system bus (org.bluez is not on it)". Callers put their feature's name in front ("beacons: needs …").
+    public func missingPart(service: String, package: String, busName: String? = nil) -> String? {
+        if isBusMissing {
+            return "needs the system D-Bus (Debian package dbus) and \(service) (Debian package \(package)): \(message)"
+        }
+        if isServiceMissing {
+            let name = busName.map { " (\($0) is not on it)" } ?? ""
+            return "needs \(service) (Debian package \(package)) running on the system bus\(name)"
+        }
+        return nil
     }
 }

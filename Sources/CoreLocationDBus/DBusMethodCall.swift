@@ -1,5 +1,3 @@
-import CCoreLocationDBus
-
 /// A method call another peer made to one of our exported objects (`DBusClient.export`).
 public struct DBusMethodCall: Sendable, Hashable {
     /// The caller's unique name (`:1.42`).
@@ -24,17 +22,11 @@ public struct DBusMethodCall: Sendable, Hashable {
         self.expectsReply = expectsReply
     }
 
-    init?(message: OpaquePointer) {
-        guard dbus_message_get_type(message) == DBusTypeCode.methodCall,
-            let path = dbus_message_get_path(message),
-            let member = dbus_message_get_member(message)
-        else { return nil }
-        self.sender = dbus_message_get_sender(message).map { String(cString: $0) }
-        self.path = String(cString: path)
-        self.interface = dbus_message_get_interface(message).map { String(cString: $0) }
-        self.member = String(cString: member)
-        self.arguments = DBusMessageReader.arguments(of: message)
-        self.expectsReply = dbus_message_get_no_reply(message) == 0
+    init?(message: DBusMessage) {
+        guard message.kind == .methodCall, let path = message.path, let member = message.member else { return nil }
+        self.init(
+            sender: message.sender, path: path, interface: message.interface, member: member, arguments: message.body,
+            expectsReply: !message.flags.contains(.noReplyExpected))
     }
 
     /// `interface.member` (or the member alone), for messages and logs.

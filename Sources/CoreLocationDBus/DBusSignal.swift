@@ -1,5 +1,3 @@
-import CCoreLocationDBus
-
 /// A signal as it arrived: who sent it, from which object, and its arguments.
 public struct DBusSignal: Sendable, Hashable {
     /// The sender's unique name (`:1.42`); signals never carry the well-known name.
@@ -17,16 +15,10 @@ public struct DBusSignal: Sendable, Hashable {
         self.arguments = arguments
     }
 
-    init?(message: OpaquePointer) {
-        guard dbus_message_get_type(message) == DBusTypeCode.signal,
-            let path = dbus_message_get_path(message),
-            let interface = dbus_message_get_interface(message),
-            let member = dbus_message_get_member(message)
+    init?(message: DBusMessage) {
+        guard message.kind == .signal, let path = message.path, let interface = message.interface,
+            let member = message.member
         else { return nil }
-        self.sender = dbus_message_get_sender(message).map { String(cString: $0) }
-        self.path = String(cString: path)
-        self.interface = String(cString: interface)
-        self.member = String(cString: member)
-        self.arguments = DBusMessageReader.arguments(of: message)
+        self.init(sender: message.sender, path: path, interface: interface, member: member, arguments: message.body)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 public typealias DBusSubscription = DBusCancellation
 
 /// An exported path; `cancel()` (idempotent, also on release) unregisters it, after which calls to it get
-/// libdbus's own `UnknownMethod` error.
+/// `org.freedesktop.DBus.Error.UnknownMethod`.
 public typealias DBusExport = DBusCancellation
 
 /// Something on the connection that lasts until `cancel()` (idempotent) or release undoes it.

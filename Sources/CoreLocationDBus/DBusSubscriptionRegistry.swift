@@ -1,8 +1,6 @@
-import CCoreLocationDBus
-import Logging
 import Synchronization
 
-/// The connection's subscribers; the libdbus filter hands every incoming message here (on the loop thread).
+/// The connection's subscribers; the connection hands every incoming signal here (on its thread).
 final class DBusSubscriptionRegistry: Sendable {
     private struct Entry {
         var rule: DBusMatchRule
@@ -17,9 +15,8 @@ final class DBusSubscriptionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
-    private let logger: Logger
 
-    init(logger: Logger) { self.logger = logger }
+    init() {}
 
     var isDisconnected: Bool { state.withLock { $0.disconnected } }
 
@@ -44,18 +41,17 @@ final class DBusSubscriptionRegistry: Sendable {
         if already { handler() }
     }
 
-    func deliver(_ message: OpaquePointer) {
-        guard let signal = DBusSignal(message: message) else { return }
-        if signal.interface == "org.freedesktop.DBus.Local", signal.member == "Disconnected" {
-            let handlers = state.withLock { state in
-                state.disconnected = true
-                defer { state.disconnectHandlers = [] }
-                return state.disconnectHandlers
-            }
-            logger.info("D-Bus connection lost")
-            for handler in handlers { handler() }
-            return
+    /// The bus went away: tells each disconnect handler once.
+    func markDisconnected() {
+        let handlers = state.withLock { state in
+            state.disconnected = true
+            defer { state.disconnectHandlers = [] }
+            return state.disconnectHandlers
         }
+        for handler in handlers { handler() }
+    }
+
+    func deliver(_ signal: DBusSignal) {
         let handlers = state.withLock { state in
             state.entries.sorted { $0.key < $1.key }.filter { $0.value.rule.matches(signal) }.map(\.value.handler)
         }

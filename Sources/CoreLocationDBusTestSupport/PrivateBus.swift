@@ -27,8 +27,9 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
         public var description: String
     }
 
-    /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory.
-    public init() throws {
+    /// Starts a daemon with the session configuration (any user may own names) on a socket in a new directory, or
+    /// on `listen` when given (a D-Bus address such as `unix:abstract=NAME`).
+    public init(listen: String? = nil) throws {
         // Removed by its own deinit if this init throws (which runs no deinit of ours), else by `stop()`.
         let directory = try ScratchDirectory("corelocation-bus")
         self.directory = directory
@@ -39,7 +40,7 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:path=\(socket)</listen>
+              <listen>\(listen ?? "unix:path=\(socket)")</listen>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -103,7 +104,17 @@ public final class PrivateBus: @unchecked Sendable {  // safe: one owning test a
     }
 
     /// Runs a Python script against this bus (for driver scripts that add devices or emit signals) and waits for it.
-    public func runScript(_ path: String, arguments: [String] = []) throws -> (status: Int32, output: String) {
+    /// The waiting happens on a thread of its own: a script that calls back into the test process (an exported
+    /// object's handler, a `Task` in it) needs the cooperative pool this test would otherwise be blocking, and on a
+    /// two-core machine the pool is two threads — the call then waits out the bus's 25 s reply timeout.
+    public func runScript(_ path: String, arguments: [String] = []) async throws -> (status: Int32, output: String) {
+        let address = address
+        return try await Polling.onOwnThread { try Self.runScriptBlocking(path, arguments: arguments, address: address) }
+    }
+
+    private static func runScriptBlocking(
+        _ path: String, arguments: [String], address: String
+    ) throws -> (status: Int32, output: String) {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.pythonPath)
         process.arguments = [path] + arguments

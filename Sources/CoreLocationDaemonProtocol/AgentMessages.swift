@@ -10,6 +10,11 @@ public struct AgentQuestion: Codable, Hashable, Sendable {
         case temporaryFullAccuracy = "temporary-full-accuracy"
     }
 
+    /// The names on the wire.
+    enum CodingKeys: String, CodingKey {
+        case kind, app, appID, text, preciseByDefault
+    }
+
     public var kind: Kind
     /// The app's display name.
     public var app: String
@@ -36,6 +41,10 @@ public struct AgentAnswer: Codable, Hashable, Sendable {
         case dontAllow = "dont-allow"
         case changeToAlways = "change-to-always"
         case keepWhileUsing = "keep-while-using"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case choice, precise
     }
 
     public var choice: Choice

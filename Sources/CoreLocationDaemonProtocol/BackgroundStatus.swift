@@ -2,6 +2,12 @@
 /// (docs/decisions/0026-background-relaunch.md).
 public struct BackgroundStatus: Codable, Hashable, Sendable {
     public struct Target: Codable, Hashable, Sendable {
+        /// The names on the wire.
+        enum CodingKeys: String, CodingKey {
+            case app, uid, executable, arguments, workingDirectory, unit, enabled, state, pending, recentLaunches
+            case services
+        }
+
         public var app: String
         public var uid: UInt32
         public var executable: String
@@ -37,6 +43,10 @@ public struct BackgroundStatus: Codable, Hashable, Sendable {
             self.recentLaunches = recentLaunches
             self.services = services
         }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case targets, history
     }
 
     public var targets: [Target]

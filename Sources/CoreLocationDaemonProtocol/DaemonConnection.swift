@@ -53,7 +53,9 @@ public final class DaemonConnection: Sendable {
         let fd: Int32
         do { fd = try UnixSocket.connect(path: path) } catch { throw .unreachable(error) }
         let hello: [UInt8]
-        do { hello = try DaemonProtocol.frame(ClientMessage.hello(ClientHello(label: label))) } catch {
+        do {
+            hello = try DaemonProtocol.frame(ClientMessage.hello(ClientHello(label: label, executable: ClientHello.ownExecutable)))
+        } catch {
             UnixSocket.shutdownAndClose(fd)
             throw .malformed("\(error)")
         }
@@ -73,9 +75,23 @@ public final class DaemonConnection: Sendable {
                 let message: DaemonMessage
                 do { message = try DaemonProtocol.decode(DaemonMessage.self, from: frame) } catch {
                     UnixSocket.shutdownAndClose(fd)
+                    if let version = DaemonProtocol.version1(of: frame) {
+                        throw .refused(
+                            DaemonError(
+                                .incompatibleVersion,
+                                "locationd speaks protocol version \(version); this client speaks version \(DaemonProtocol.version)",
+                                fatal: true))
+                    }
                     throw .malformed("\(error)")
                 }
                 switch message {
+                case let .hello(server) where server.version != DaemonProtocol.version:
+                    UnixSocket.shutdownAndClose(fd)
+                    throw .refused(
+                        DaemonError(
+                            .incompatibleVersion,
+                            "locationd speaks protocol version \(server.version); this client speaks version \(DaemonProtocol.version)",
+                            fatal: true))
                 case let .hello(server):
                     UnixSocket.setReceiveTimeout(fd, seconds: 0)
                     return DaemonConnection(fd: fd, hello: server, decoder: decoder)
@@ -109,7 +125,7 @@ public final class DaemonConnection: Sendable {
                     do { frame = try decoder.next() } catch { break reading }
                     guard let frame else { break }
                     // A message this client does not know (an addition of a newer daemon within
-                    // version 1) is skipped, not fatal: the framing stays in step.
+                    // version 2) is skipped, not fatal: the framing stays in step.
                     guard let message = try? DaemonProtocol.decode(DaemonMessage.self, from: frame) else { continue }
                     if case let .reply(id, body) = message {
                         let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }

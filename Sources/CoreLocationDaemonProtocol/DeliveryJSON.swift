@@ -1,7 +1,6 @@
-import CoreLocationEngine
 import Foundation
 
-/// `DaemonProtocol.encode(delivery)` without `JSONEncoder`: the same bytes, written directly.
+/// `DaemonProtocol.encode(delivery)` (a `WireDelivery`) without `JSONEncoder`: the same bytes, written directly.
 ///
 /// A fix reaches every client of locationd through this encoding, once per app and fix, on the thread
 /// that read the receiver and before the first client's write; Foundation's encoder took ~30–45 µs of
@@ -9,10 +8,10 @@ import Foundation
 /// `JSONEncoder` writes with `DaemonProtocol`'s settings — sorted keys, non-finite numbers as the
 /// strings "inf", "-inf" and "nan", a `Date` as its seconds since 2001 (`deferredToDate`), a number as
 /// `description` without a trailing ".0", a nil `floor` left out — which `DeliveryJSONTests` checks
-/// against the encoder on random deliveries, so a field added to `Fix` or `Delivery` without a line here
-/// fails there.
+/// against the encoder on random deliveries (and the daemon-frames fuzz target on every delivery it decodes), so
+/// a field added to `WireFix` or `WireDelivery` without a line here fails there.
 public enum DeliveryJSON {
-    public static func encode(_ delivery: Delivery) -> [UInt8] {
+    public static func encode(_ delivery: WireDelivery) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + 330 * delivery.fixes.count)
         append(#"{"accuracyLimited":"#, to: &out)
@@ -30,8 +29,8 @@ public enum DeliveryJSON {
         return out
     }
 
-    /// `Fix`'s synthesized `Codable` keys, in sorted order.
-    private static func append(_ fix: Fix, to out: inout [UInt8]) {
+    /// `WireFix`'s keys, in sorted order.
+    private static func append(_ fix: WireFix, to out: inout [UInt8]) {
         append(#"{"altitude":"#, to: &out)
         append(fix.altitude, to: &out)
         append(#","course":"#, to: &out)

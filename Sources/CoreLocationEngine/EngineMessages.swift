@@ -77,23 +77,29 @@ public enum ClientCommand: Hashable, Codable, Sendable {
     case unregister
 }
 
-/// News from one source.
-public enum SourceReport: Hashable, Codable, Sendable {
+/// What a source tells its owner, and the engine: one type from the source to the engine (the runtime hands
+/// it on as it is).
+public enum SourceEvent: Hashable, Codable, Sendable {
+    /// A new position estimate.
     case fix(Fix)
-    /// A barometer's reading (decision 0032): fused into the altitude of every fix.
+    /// A barometer's reading (only barometers send these; decision 0032): fused into the altitude of every fix.
     case pressure(PressureSample)
+    /// The source cannot currently produce positions (no fix, device gone…); the reason is for logs.
     case unavailable(reason: String)
+    /// The source has nothing more to say (a replay reached its end).
     case finished
 }
 
 /// Everything the engine reacts to. Time comes alongside, in `handle(_:at:)`.
 public enum EngineInput: Hashable, Codable, Sendable {
     case client(ClientID, ClientCommand)
-    case source(SourceID, SourceReport)
+    case source(SourceID, SourceEvent)
     /// Time passed; the shell sends this at `nextDeadline`.
     case tick
     /// The app's regions as storage kept them; no notices are produced.
     case restoreRegions([StoredRegion])
+    /// Several clients unregister at once (a connection closed): one step, one source selection.
+    case unregisterAll([ClientID])
 }
 
 /// Failures the engine reports to a client; the façade maps them to `CLError` codes.

@@ -5,9 +5,8 @@ extension LocationEngine {
     mutating func handle(_ command: ClientCommand, from id: ClientID, at now: Double, into actions: inout [EngineAction]) {
         switch command {
         case let .register(label, authorization):
-            clients[id] = ClientState(label: label, authorization: authorization)
-            if !clientOrder.contains(id) {
-                clientOrder.insert(id, at: clientOrder.firstIndex { $0.rawValue > id.rawValue } ?? clientOrder.endIndex)
+            if clients.updateValue(ClientState(label: label, authorization: authorization), forKey: id) == nil {
+                clientOrder.insert(id, at: orderIndex(of: id))
             }
             appAuthorization = authorization
         case .startMonitoring, .stopMonitoring, .requestRegionState:
@@ -81,10 +80,35 @@ extension LocationEngine {
                 activate(id, at: now, into: &actions)
             }
         case .unregister:
-            clients[id] = nil
-            clientOrder.removeAll { $0 == id }
-            releaseVisitDetectorIfUnused()
+            removeClients([id])
         }
+    }
+
+    /// Where `id` is, or goes, in `clientOrder`: a binary search (issue 37: a linear one made N registers
+    /// quadratic). Identifiers are handed out increasing, so a new client goes at the end, with no move.
+    func orderIndex(of id: ClientID) -> Int {
+        var low = 0
+        var high = clientOrder.count
+        while low < high {
+            let middle = (low + high) / 2
+            if clientOrder[middle].rawValue < id.rawValue { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Clients go, in one engine step however many they are (a connection's clients when it closes: one
+    /// unregister each cost a pass over every client per client).
+    mutating func removeClients(_ ids: [ClientID]) {
+        var gone = Set<ClientID>()
+        for id in ids where clients.removeValue(forKey: id) != nil { gone.insert(id) }
+        guard !gone.isEmpty else { return }
+        if gone.count == 1, let id = gone.first {
+            let index = orderIndex(of: id)
+            if index < clientOrder.count, clientOrder[index] == id { clientOrder.remove(at: index) }
+        } else {
+            clientOrder.removeAll { gone.contains($0) }
+        }
+        releaseVisitDetectorIfUnused()
     }
 
     /// A client just became able to receive: start its timers and serve what the cache allows.

@@ -1,7 +1,7 @@
 import Foundation
 
 extension LocationEngine {
-    mutating func handle(_ report: SourceReport, from id: SourceID, at now: Double, into actions: inout [EngineAction]) {
+    mutating func handle(_ report: SourceEvent, from id: SourceID, at now: Double, into actions: inout [EngineAction]) {
         // The state is changed in place: a fix is the engine's most frequent input, and a copy of the
         // state (its descriptor's strings, its last fix) costs retains and releases.
         guard let index = sources.index(forKey: id) else { return }

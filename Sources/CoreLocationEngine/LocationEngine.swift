@@ -253,6 +253,8 @@ public struct LocationEngine: Sendable {
             expireMonitoringProbe(at: now)
         case let .restoreRegions(stored):
             restore(stored)
+        case let .unregisterAll(ids):
+            removeClients(ids)
         }
         selectSources(at: now, into: &actions)
         return actions

@@ -1,18 +1,15 @@
-import Synchronization
 
 /// A sensor read at a fixed rate on a `Scheduler` while started (the IIO barometer and magnetometer): each run
 /// is numbered, so a tick of a stopped or restarted run delivers nothing; a slow read does not pile ticks up (the
 /// next one is at `max(deadline + interval, now)`).
 public final class SamplingLoop<Event: Sendable>: Sendable {
-    private struct Run {
-        var handler: (@Sendable (Event) -> Void)?
+    private struct Sampling: Sendable {
         var work: (any ScheduledWork)?
-        var generation = 0
     }
 
     private let scheduler: any Scheduler
     private let interval: Double
-    private let run = Mutex(Run())
+    private let run = SourceRun(Sampling(), events: Event.self)
 
     public init(scheduler: any Scheduler, interval: Double) {
         self.scheduler = scheduler
@@ -22,36 +19,27 @@ public final class SamplingLoop<Event: Sendable>: Sendable {
     /// Reads at once and then every `interval` seconds, handing each event to `handler`. `read` returns nil when
     /// its owner is gone (it captures the owner weakly: the owner keeps this loop), which ends the run.
     public func start(_ handler: @escaping @Sendable (Event) -> Void, read: @escaping @Sendable () -> Event?) {
-        let generation = run.withLock { run -> Int in
-            run.work?.cancel()
-            run.generation += 1
-            run.handler = handler
-            return run.generation
-        }
+        let (generation, _) = run.start(handler) { $0.work?.cancel() }
         schedule(generation, at: scheduler.now, read)
     }
 
     public func stop() {
-        run.withLock { run in
+        run.stop { run in
             run.work?.cancel()
             run.work = nil
-            run.handler = nil
-            run.generation += 1
         }
     }
 
     private func schedule(_ generation: Int, at deadline: Double, _ read: @escaping @Sendable () -> Event?) {
         let work = scheduler.schedule(at: deadline) { [weak self] in self?.tick(generation, at: deadline, read) }
         run.withLock { run in
-            if run.generation == generation { run.work = work } else { work.cancel() }
+            if run.isCurrent(generation) { run.work = work } else { work.cancel() }
         }
     }
 
     private func tick(_ generation: Int, at deadline: Double, _ read: @escaping @Sendable () -> Event?) {
         guard let event = read() else { return }
-        let handler = run.withLock { $0.generation == generation ? $0.handler : nil }
-        guard let handler else { return }
-        handler(event)
+        guard run.emit(event, generation) else { return }
         schedule(generation, at: max(deadline + interval, scheduler.now), read)
     }
 }

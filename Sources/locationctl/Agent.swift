@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import Dispatch
 import Foundation
@@ -56,7 +57,8 @@ extension LocationCtl {
                     continue
                 }
                 waiting = false
-                serve(connection)
+                // Refused (another agent of this user runs, decision 0085): asking again would only be refused again.
+                guard serve(connection) else { throw ExitCode.failure }
                 if once { return }
                 printError("locationd went away; waiting for it to come back…")
             }
@@ -67,8 +69,8 @@ extension LocationCtl {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
 
-        /// Answers prompts until the connection closes.
-        private func serve(_ connection: DaemonConnection) {
+        /// Answers prompts until the connection closes; false when locationd refused the agent.
+        private func serve(_ connection: DaemonConnection) -> Bool {
             let closed = DispatchSemaphore(value: 0)
             let asking = DispatchQueue(label: "locationctl.agent")
             let fixed = answer.map { AgentAnswer($0, precise: !approximate) }
@@ -90,11 +92,12 @@ extension LocationCtl {
             } catch {
                 printError("locationd refused the agent: \(error)")
                 connection.close()
-                return
+                return false
             }
             Self.say("Answering location prompts for uid \(connection.hello.uid) (locationd)")
             closed.wait()
             connection.close()
+            return true
         }
     }
 }

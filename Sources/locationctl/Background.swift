@@ -64,12 +64,25 @@ extension LocationCtl {
                     "  \(target.app) (uid \(target.uid)): \(target.state), \(target.pending) pending, "
                         + "\(target.recentLaunches) recent launch(es)"
                         + (services.isEmpty ? "" : ", runs \(services.joined(separator: ", "))"))
-                let command = ([target.executable] + target.arguments).joined(separator: " ")
+                // A reporter recorded before passwords were refused in --to (issue 37) shows none.
+                let command = ([target.executable] + target.arguments.map(Self.hidingPasswords))
+                    .joined(separator: " ")
                 print("    \(target.unit.map { "unit \($0)" } ?? command)  (in \(target.workingDirectory))")
             }
             print("History:")
             if status.history.isEmpty { print("  none") }
             for line in status.history { print("  \(line)") }
         }
+    }
+}
+
+extension LocationCtl.Background {
+    /// `scheme://user:password@host…` with the password replaced by `***`.
+    static func hidingPasswords(_ argument: String) -> String {
+        guard let scheme = argument.range(of: "://"), let at = argument[scheme.upperBound...].firstIndex(of: "@"),
+            let colon = argument[scheme.upperBound..<at].firstIndex(of: ":"),
+            !argument[scheme.upperBound..<at].contains("/")
+        else { return argument }
+        return String(argument[..<argument.index(after: colon)]) + "***" + String(argument[at...])
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import CoreLocationBeacons
+import CoreLocationDBus
+import CoreLocationEngine
+import CoreLocationRuntime
 import CoreLocationSources
 import Foundation
+import Logging
 
 extension LocationCtl {
     /// `locationctl beacons`: ranges iBeacon/AltBeacon beacons once a second (docs/beacons.md).
@@ -40,6 +44,7 @@ extension LocationCtl {
             if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         }
 
+        @MainActor
         func run() async throws {
             let scheduler = DispatchScheduler()
             let scanner: any BeaconScanner
@@ -51,11 +56,15 @@ extension LocationCtl {
                     throw ValidationError("--simulate \(simulate): \(error)")
                 }
             } else {
-                scanner = try BlueZScanner()
-                guard scanner.checkAvailability(timeout: .seconds(2)) else {
-                    throw ValidationError("no powered Bluetooth adapter (BlueZ on the system bus)")
-                }
+                scanner = try await Self.bluez()
             }
+            // Ranging runs in this process whichever side runs the engine. Real beacons say where the user is, so
+            // the app's authorization applies as for locations: decided here, or by locationd when it answers. A
+            // recording reveals nothing about the user and needs none, as simulated positions (decision 0003).
+            BeaconRuntime.installShared(BeaconRuntime(scanner: scanner, scheduler: scheduler))
+            let authorization: AuthorizationService? =
+                simulate == nil ? try SourceOptions.parse([]).installRuntime(throughDaemon: true).runtime.authorization : nil
+            if let authorization { try await Self.waitForAuthorization(authorization) }
             let constraint = BeaconConstraint(uuid: uuid.flatMap(UUID.init(uuidString:)), major: major, minor: minor)
             let format = self.format
             let session = BeaconRangingSession(scanner: scanner, scheduler: scheduler) { output in
@@ -63,6 +72,10 @@ extension LocationCtl {
                     if case .availabilityChanged(false) = output {
                         FileHandle.standardError.write(Data("beacons: scanning unavailable\n".utf8))
                     }
+                    return
+                }
+                // A decision revoked meanwhile stops the output at once, as a manager's delegate stops hearing.
+                if let authorization, !authorization.authorization.allowsLocation || !authorization.servicesEnabled {
                     return
                 }
                 let text = Self.render(beacons, at: scheduler.now, format: format) + "\n"
@@ -75,6 +88,42 @@ extension LocationCtl {
                 while true { try await Task.sleep(for: .seconds(3600)) }
             }
             session.stopRanging(constraint)
+        }
+
+        /// Returns once the app is authorized; asks once while undetermined; exits 77 when it cannot be.
+        @MainActor
+        static func waitForAuthorization(_ service: AuthorizationService) async throws {
+            let (levels, continuation) = AsyncStream<AuthorizationLevel>.makeStream()
+            let token = service.addObserver { continuation.yield($0.level) }
+            defer { service.removeObserver(token) }
+            continuation.yield(service.authorization.level)
+            var gate = RuntimeAuthorization(service)
+            for await level in levels where try gate.isAuthorized(level) { return }
+        }
+
+        static func bluez() async throws -> BlueZScanner {
+            func unavailable(_ text: String) -> ExitCode {
+                printError(text)
+                return ExitCode(69)
+            }
+            let client: DBusClient
+            do {
+                client = try DBusClient(bus: .system)
+            } catch {
+                throw unavailable(BlueZScanner.reason(connecting: error))
+            }
+            let logger = Logger(label: "corelocation.beacons.bluez")
+            let mode = BlueZScanMode(environment: ProcessInfo.processInfo.environment, logger: logger)
+            let scanner = BlueZScanner(client: client, scanMode: mode, logger: logger)
+            guard scanner.checkAvailability(timeout: .seconds(2)) else {
+                if (try? await client.nameOwner(BlueZScanner.service, timeout: .seconds(2))) == nil {
+                    throw unavailable(
+                        "beacons: needs BlueZ (Debian package bluez) running on the system bus "
+                            + "(org.bluez is not on it)")
+                }
+                throw unavailable("beacons: no powered Bluetooth adapter (BlueZ has none)")
+            }
+            return scanner
         }
 
         static func render(_ beacons: [RangedBeacon], at time: Double, format: Format) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources
@@ -69,7 +70,9 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime()
+            // True heading's location: locationd's when no source is named and it answers, as `track`.
+            let installed = try source.installRuntime(throughDaemon: true)
+            let runtime = installed.runtime
             // A compass is live: it ticks on the real clock even while a route replays on its own timeline.
             let clock: any Scheduler = runtime.scheduler is ReplayScheduler ? DispatchScheduler() : runtime.scheduler
             let headingSource: (any HeadingSource)?
@@ -106,7 +109,7 @@ extension LocationCtl {
                 switch event {
                 case .authorization(let status):
                     // True heading needs a location; ask only when a location source exists.
-                    guard !runtime.sources.isEmpty else { break }
+                    guard installed.canLocate else { break }
                     if status.isAuthorized {
                         manager.startUpdatingLocation()
                     } else if status == .notDetermined, !askedLocation {

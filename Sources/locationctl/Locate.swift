@@ -28,6 +28,14 @@ extension LocationCtl {
         @MainActor
         mutating func run() async throws {
             var session = try ManagerSession(source: source, accuracy: accuracy)
+            let (runtime, bridge, installed) = (session.runtime, session.bridge, session.installed)
+            // Why the IP source has nothing (no database: the path looked at and how to install one), said when it
+            // says so rather than after the 10 s wait.
+            runtime.observeSources { id, event in
+                if case .unavailable(let reason) = event, installed.kind(of: id) == "ip" {
+                    bridge.sourceProblem(reason)
+                }
+            }
             var writer = LocationWriter(format: format)
             var requested = false
             for await event in session.bridge.events {
@@ -46,7 +54,9 @@ extension LocationCtl {
                 case let .failure(error):
                     try session.failIfDenied(error)
                     try fail(NoLocation(hasSource: true), code: ExitCodes.noLocation)
-                case .sourceFinished, .paused, .sourceProblem, .tick:
+                case let .sourceProblem(reason):
+                    printError(reason)
+                case .sourceFinished, .paused, .tick:
                     continue
                 }
             }

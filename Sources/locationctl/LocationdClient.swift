@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import Foundation
@@ -10,7 +11,7 @@ enum LocationdClient {
         environment: [String: String] = ProcessInfo.processInfo.environment, startReading: Bool = true
     ) -> DaemonConnection? {
         if environment["CORELOCATION_DAEMON"] == "off" { return nil }
-        let path = LocationRuntime.daemonSocketPath(environment: environment)
+        let path = DaemonClient.socketPath(environment: environment)
         guard let connection = try? DaemonConnection.connect(path: path, label: "locationctl", timeout: 2) else { return nil }
         if startReading { connection.startReading { _ in } }
         return connection
@@ -73,7 +74,9 @@ enum LocationdClient {
                 let last = client.lastDelivery.map { String(format: "last delivery at %.1f s", $0) } ?? "no delivery yet"
                 print("    pid \(client.pid) \(client.label): \(services); \(last)")
             }
+            if let omitted = app.omittedClients { print("    … and \(omitted) more clients") }
         }
+        if let omitted = status.omittedApps { print("  … and \(omitted) more apps") }
     }
 }
 
@@ -142,7 +145,7 @@ extension LocationCtl.Authorize {
             guard case let .decisions(decisions, policy) = try LocationdClient.request(daemon, .decisions) else {
                 throw ValidationError("locationd answered the list of decisions with something else")
             }
-            printList(decisions, defaultPolicy: policy)
+            printList(decisions.map(AuthorizationDecision.init), defaultPolicy: policy.map(DefaultPolicy.init))
             return true
         }
         guard let app, let decision else { return defaultPolicy != nil }

@@ -1,11 +1,13 @@
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 
 /// What `locate` and `track` share: this process's location system, a manager wired to a
 /// `ManagerBridge`, and the authorization steps an app takes before it may ask for locations.
 @MainActor
 struct ManagerSession {
-    let runtime: LocationRuntime
+    let installed: CommandRuntime
+    var runtime: any LocationRuntime { installed.runtime }
     let bridge = ManagerBridge()
     let manager: CLLocationManager
     private var asked = false
@@ -13,8 +15,8 @@ struct ManagerSession {
     /// Installs the runtime the options describe; without any source, exits 69 at once
     /// (authorization could not help).
     init(source: SourceOptions, accuracy: AccuracyChoice, identity: AppIdentity = .locationctl) throws {
-        runtime = try source.installRuntime(throughDaemon: true, identity: identity)
-        if runtime.sources.isEmpty, runtime.link == nil {
+        installed = try source.installRuntime(throughDaemon: true, identity: identity)
+        if !installed.canLocate {
             try fail(NoLocation(hasSource: false), code: ExitCodes.noLocation)
         }
         manager = CLLocationManager()

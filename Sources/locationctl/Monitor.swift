@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 import Synchronization
@@ -75,52 +76,41 @@ extension LocationCtl {
 
         @MainActor
         mutating func run() async throws {
-            let runtime = try source.installRuntime(monitoring: true)
+            // Without a source named, locationd's engine when it answers, as `track` (decision 0067): the same
+            // client of the one interface either way, so a decision stored with the daemon applies here too.
+            let installed = try source.installRuntime(monitoring: true, throughDaemon: true)
+            let runtime = installed.runtime
             let bridge = MonitorBridge()
             runtime.observeSources { _, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
             }
-            // The engine's region notices carry the fix that decided them; a second engine client
-            // hears them with it, so each printed event has its exact time and coordinate.
-            let listener = runtime.addClient(label: "locationctl monitor") { event in
-                switch event {
-                case .region(let notice): bridge.notice(notice)
-                case .visit(let visit): bridge.visit(visit)
-                default: break
-                }
-            }
-            let manager = CLLocationManager()
-            manager.delegate = bridge
-            let circles = regions.map {
-                CLCircularRegion(
-                    center: CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius,
-                    identifier: $0.identifier)
+            // One client of the runtime: its region notices and visits carry the fix that decided them, so each
+            // printed event has its exact time and coordinate (the delegate's callbacks have neither). The regions
+            // are this run's group: never stored among locationctl's regions, in process or by locationd.
+            let group = "locationctl:\(ProcessInfo.processInfo.processIdentifier)"
+            let client = runtime.addClient(label: "locationctl monitor") { event in bridge.handle(event, group: group) }
+            let regions = regions.map {
+                MonitoredRegion(
+                    identifier: $0.identifier, latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius,
+                    group: group)
             }
             var started = false
-            var asked = false
+            var authorization = RuntimeAuthorization(runtime.authorization)
             let writer = EventWriter(format: format)
+            bridge.authorizationChanged(runtime.authorization.authorization)
             loop: for await event in bridge.events {
                 switch event {
-                case .authorization(let status):
-                    if status.isAuthorized, !started {
+                case .authorization(let level):
+                    if try authorization.isAuthorized(level), !started {
                         started = true
-                        for circle in circles { manager.startMonitoring(for: circle) }
-                        if significant { manager.startMonitoringSignificantLocationChanges() }
-                        // The listener hears each visit with the time it was decided.
-                        if visits { runtime.send(.startVisits, from: listener) }
-                    } else if status == .notDetermined, !asked {
-                        asked = true
-                        manager.requestWhenInUseAuthorization()
-                        if manager.authorizationStatus == .notDetermined && !runtime.authorization.isRequestInProgress {
-                            try fail(NotDetermined(), code: ExitCodes.notAuthorized)
-                        }
-                    } else if status == .denied || status == .restricted {
-                        try fail(NotAuthorized(status: status), code: ExitCodes.notAuthorized)
+                        for region in regions { runtime.send(.startMonitoring(region), from: client) }
+                        if significant { runtime.send(.startSignificantChanges, from: client) }
+                        if visits { runtime.send(.startVisits, from: client) }
                     }
                 case .notice(let notice):
                     writer.write(notice)
-                case .significant(let location):
-                    writer.writeSignificant(location)
+                case .significant(let fix):
+                    writer.writeSignificant(fix)
                 case .visit(let visit):
                     writer.writeVisit(visit)
                 case .failed(let identifier, let error):
@@ -130,10 +120,9 @@ extension LocationCtl {
                     break loop
                 }
             }
-            for circle in circles { manager.stopMonitoring(for: circle) }
-            manager.stopMonitoringSignificantLocationChanges()
-            runtime.send(.unregister, from: listener)
-            try SourceOptions.failIfNoNMEA(in: runtime)
+            for region in regions { runtime.send(.stopMonitoring(identifier: region.identifier, group: group), from: client) }
+            runtime.send(.unregister, from: client)
+            try installed.failIfNoNMEA()
         }
     }
 }

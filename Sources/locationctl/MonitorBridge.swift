@@ -1,16 +1,17 @@
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationSources
 import Foundation
 import CoreLocationEngine
 import Synchronization
 
-/// The delegate and engine listener of `locationctl monitor`, as one async stream.
-final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
+/// The events of `locationctl monitor`'s runtime client, as one async stream on the main actor.
+final class MonitorBridge: Sendable {
     enum Event {
-        case authorization(CLAuthorizationStatus)
+        case authorization(AuthorizationLevel)
         case notice(RegionNotice)
         case visit(Visit)
-        case significant(CLLocation)
+        case significant(Fix)
         case failed(String, CLError)
         case sourceFinished
     }
@@ -18,39 +19,52 @@ final class MonitorBridge: NSObject, CLLocationManagerDelegate, Sendable {
     let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
 
-    override init() {
+    init() {
         (events, continuation) = AsyncStream<Event>.makeStream()
-        super.init()
     }
 
     func sourceFinished(after flow: DeliveryFlow) {
         let continuation = self.continuation
-        // After the delegate calls already queued on the main queue.
+        // After the events already queued on the main queue.
         ManagerBridge.afterDeliveries(flow) { continuation.yield(.sourceFinished) }
     }
 
-    func notice(_ notice: RegionNotice) {
+    func authorizationChanged(_ authorization: ClientAuthorization) {
+        yield(.authorization(authorization.level))
+    }
+
+    /// One event of the client, from the runtime's thread: the regions of `group` (this run's) and every
+    /// significant change and visit, in the order the engine made them.
+    func handle(_ event: ClientEvent, group: String) {
+        switch event {
+        case .authorization(let authorization):
+            authorizationChanged(authorization)
+        case .region(.failed(let region, let failure)) where region.group == group:
+            let code: CLError.Code = failure == .denied ? .regionMonitoringDenied : .regionMonitoringFailure
+            yield(.failed(region.identifier, CLError(code, userInfo: [NSLocalizedDescriptionKey: failure.message])))
+        case .region(let notice):
+            if Self.group(of: notice) == group { yield(.notice(notice)) }
+        case .delivery(let delivery):
+            for fix in delivery.fixes { yield(.significant(fix)) }
+        case .visit(let visit):
+            yield(.visit(visit))
+        default:
+            break
+        }
+    }
+
+    private static func group(of notice: RegionNotice) -> String {
+        switch notice {
+        case .started(let region), .failed(let region, _), .determined(let region, _, _), .entered(let region, _),
+            .exited(let region, _):
+            region.group
+        }
+    }
+
+    /// Queued behind what the main queue holds already, so the stream keeps the runtime's order.
+    private func yield(_ event: Event) {
         let continuation = self.continuation
-        DispatchQueue.main.async { continuation.yield(.notice(notice)) }
-    }
-
-    func visit(_ visit: Visit) {
-        let continuation = self.continuation
-        DispatchQueue.main.async { continuation.yield(.visit(visit)) }
-    }
-
-    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
-        continuation.yield(.authorization(manager.authorizationStatus))
-    }
-
-    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-        for location in locations { continuation.yield(.significant(location)) }
-    }
-
-    func locationManager(
-        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
-    ) {
-        continuation.yield(.failed(region?.identifier ?? "?", error as? CLError ?? CLError(.regionMonitoringFailure)))
+        DispatchQueue.main.async { continuation.yield(event) }
     }
 }
 
@@ -73,11 +87,8 @@ struct EventWriter {
         }
     }
 
-    func writeSignificant(_ location: CLLocation) {
-        emit(
-            event: "significant", identifier: nil, time: location.timestamp,
-            latitude: location.coordinate.latitude, longitude: location.coordinate.longitude
-        )
+    func writeSignificant(_ fix: Fix) {
+        emit(event: "significant", identifier: nil, time: fix.timestamp, latitude: fix.latitude, longitude: fix.longitude)
     }
 
     /// A visit: `time` is when it was decided (the timestamp of the fix that decided it).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 
 extension LocationCtl.Plist {

@@ -1,4 +1,5 @@
 import CoreLocation
+import CoreLocationRuntime
 import CoreLocationEngine
 import CoreLocationReporting
 import Dispatch

@@ -16,7 +16,7 @@ extension LocationCtl {
 
                 Examples:
                   locationctl report --simulate drive --speed max --dry-run
-                  locationctl report --simulate walk.gpx --speed 20 --to 'owntracks+http://me:pw@host:8083/pub?d=phone'
+                  locationctl report --simulate walk.gpx --speed 20 --to 'owntracks+http://host:8083/pub?d=phone' --credentials ~/.config/owntracks.cred
                   locationctl report --simulate drive --to 'osmand+http://traccar:5055/?id=123456' --policy recipe
 
                 Policies: bounded (default) keeps the uploaded track within --epsilon metres of every fix while \
@@ -52,9 +52,14 @@ extension LocationCtl {
         var speed: ReplaySpeed?
 
         @Option(help: ArgumentHelp(
-            "Where to upload: owntracks+http(s)://[user:password@]host[:port]/pub[?u=USER&d=DEVICE] or "
+            "Where to upload: owntracks+http(s)://[user@]host[:port]/pub[?u=USER&d=DEVICE] or "
                 + "osmand+http(s)://host[:port]/?id=DEVICE.", valueName: "url"))
         var to: String?
+
+        @Option(help: ArgumentHelp(
+            "A file holding user:password for the server, readable by you alone (mode 0600); or set "
+                + "CORELOCATION_REPORT_CREDENTIALS. Never in --to: every user sees a command line.", valueName: "file"))
+        var credentials: String?
 
         @Option(help: "The upload policy.")
         var policy: PolicyChoice = .bounded
@@ -91,11 +96,23 @@ extension LocationCtl {
         func validate() throws {
             if to == nil, !dryRun { throw ValidationError("--to URL is needed (or --dry-run)") }
             if let to {
+                let endpoint: ReportEndpoint
                 do {
-                    _ = try ReportEndpoint.parse(to)
+                    endpoint = try ReportEndpoint.parse(to)
                 } catch {
                     throw ValidationError("--to \(error)")
                 }
+                if endpoint.password != nil {
+                    throw ValidationError(
+                        "--to carries a password: every user sees a command line (ps), and locationd would store it to "
+                            + "start the reporter again. Put user:password in a file only you can read and pass "
+                            + "--credentials FILE, or set CORELOCATION_REPORT_CREDENTIALS")
+                }
+            }
+            do {
+                _ = try ReportCredentials.load(file: credentials, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw ValidationError("\(error)")
             }
             guard epsilon > 0, epsilon.isFinite else { throw ValidationError("--epsilon must be > 0 metres, got \(epsilon)") }
             if let value = freshness.value, !(value > 0) {

@@ -28,7 +28,12 @@ struct ReportSession {
             backlog = 0
             return
         }
-        let endpoint = try ReportEndpoint.parse(to, device: command.device)
+        var endpoint = try ReportEndpoint.parse(to, device: command.device)
+        if let (user, password) = try ReportCredentials.load(
+            file: command.credentials, environment: ProcessInfo.processInfo.environment)
+        {
+            endpoint = endpoint.authenticated(user: user, password: password)
+        }
         let path = command.queue
             ?? ((LocationDatabase.defaultPath() as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("report-queue.sqlite")

@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreLocationCellular
 import CoreLocationNetwork
 import CoreLocation
+import CoreLocationRuntime
 import Foundation
 import CoreLocationEngine
 import CoreLocationSources
@@ -120,11 +121,13 @@ struct SourceOptions: ParsableArguments {
     /// `monitoring` keeps regions in memory only and, in a replay, the receiver on throughout (a
     /// recording has every fix; quiet monitoring would only drop some).
     /// `throughDaemon`: with no source named, use locationd when it answers (locate and track).
-    /// `identity`: the app the daemon is told this process is (it decides from the process itself; decision 0045).
+    /// `identity`: the app this process is, to the engine here and to the daemon (which decides from the
+    /// process itself; decision 0045).
     func installRuntime(
         monitoring: Bool = false, throughDaemon: Bool = false, identity: AppIdentity = .locationctl
-    ) throws -> LocationRuntime {
+    ) throws -> CommandRuntime {
         let logger = Logger(label: "locationctl")
+        let environment = ProcessInfo.processInfo.environment
         let scenario = try simulate.map { try Self.scenario($0) }
         let timeline = try replayTimeline(scenario)
         let scheduler: any Scheduler = timeline ?? DispatchScheduler()
@@ -143,33 +146,26 @@ struct SourceOptions: ParsableArguments {
                 if timeline != nil, case .nmea(.file(let path, _)) = spec { spec = .nmea(.file(path: path, pace: .realTime)) }
                 sources += try SourceFactory.makeSources(spec, scheduler: scheduler, logger: logger)
             }
-        } else if throughDaemon,
-            let daemon = LocationRuntime.daemonClient(
-                environment: ProcessInfo.processInfo.environment, identity: identity, logger: logger)
-        {
+        } else if throughDaemon, let daemon = DaemonClient.connect(environment: environment, identity: identity, logger: logger) {
             // No source named: locationd's, when it answers (CORELOCATION_DAEMON=auto|require).
-            LocationRuntime.installShared(daemon)
-            return daemon
+            SharedRuntime.install(daemon)
+            return CommandRuntime(runtime: daemon, sources: [], isThroughDaemon: true)
         } else {
-            sources = LocationRuntime.environmentSources(
-                environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger
-            )
+            sources = Composition.environmentSources(environment: environment, scheduler: scheduler, logger: logger)
             // IP (when a database is installed) and Wi-Fi (when turned on): kilometre answers without a receiver,
             // unless sources.conf names its own ip:/wifi: sources.
             if !sources.contains(where: { ["ip", "wifi"].contains($0.descriptor.kind) }) {
-                sources += NetworkSources.make(
-                    environment: ProcessInfo.processInfo.environment, scheduler: scheduler, logger: logger)
+                sources += NetworkSources.make(environment: environment, scheduler: scheduler, logger: logger)
             }
         }
         var configuration = LocationEngine.Configuration()
         if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }
-        let runtime = LocationRuntime.make(
-            sources: sources, scheduler: scheduler, identity: .locationctl, configuration: configuration,
-            persistsRegions: !monitoring, logger: logger
-        )
+        let composition = Composition(
+            sources: sources, scheduler: scheduler, configuration: configuration, environment: environment, logger: logger)
+        let runtime = composition.engineHost(identity: identity, persistsRegions: !monitoring)
         timeline?.attach(runtime.flow)
-        LocationRuntime.installShared(runtime)
-        return runtime
+        SharedRuntime.install(runtime)
+        return CommandRuntime(runtime: runtime, sources: sources, isThroughDaemon: false)
     }
 
     /// The recording's timeline for a replay: a `--simulate` route, or sources that are all NMEA
@@ -209,18 +205,30 @@ struct SourceOptions: ParsableArguments {
     }
 }
 
-extension SourceOptions {
+/// What a command runs on: the runtime (the one interface), and the sources this process built when the
+/// engine is its own (none through locationd, whose sources are the daemon's).
+struct CommandRuntime: Sendable {
+    let runtime: any LocationRuntime
+    let sources: [any LocationSource]
+    let isThroughDaemon: Bool
+
+    /// Whether a location can come at all: a source here, or locationd's.
+    var canLocate: Bool { isThroughDaemon || !sources.isEmpty }
+
+    /// The kind of the source `id` this process made (`gpsd`, `nmea`…).
+    func kind(of id: SourceID) -> String? { sources.first { $0.descriptor.id == id }?.descriptor.kind }
+
     /// Exits 65 (EX_DATAERR) naming each NMEA file replay that held no NMEA sentence at all.
-    static func failIfNoNMEA(in runtime: LocationRuntime) throws {
-        let empty = emptyNMEAFiles(in: runtime)
+    func failIfNoNMEA() throws {
+        let empty = emptyNMEAFiles
         guard !empty.isEmpty else { return }
         for path in empty { printError("no NMEA sentence found in \(path)") }
         throw ExitCodes.dataError
     }
 
-    /// The NMEA file replays among `runtime`'s sources that ended without one NMEA sentence.
-    static func emptyNMEAFiles(in runtime: LocationRuntime) -> [String] {
-        runtime.sources.values.compactMap { source in
+    /// The NMEA file replays among the sources that ended without one NMEA sentence.
+    var emptyNMEAFiles: [String] {
+        sources.compactMap { source in
             guard let nmea = source as? NMEAStreamSource, nmea.foundNoSentence, case .file(let path, _) = nmea.input
             else { return nil }
             return path

@@ -61,7 +61,8 @@ extension SourceReport {
         do {
             client = try DBusClient(bus: NetworkSourceURL.geoClueBus(environment: environment))
         } catch {
-            return ("unavailable", "cannot reach the system bus: \(error)")
+            let missing = (error as? DBusCallError)?.missingPart(service: "GeoClue", package: "geoclue-2.0")
+            return ("unavailable", missing ?? "cannot reach the system bus: \(error)")
         }
         defer { client.close() }
         if (try? await client.nameOwner(GeoClue.service)) != nil { return ("running", nil) }
@@ -71,7 +72,11 @@ extension SourceReport {
         if activatable?.first?.elements?.contains(where: { $0.string == GeoClue.service }) == true {
             return ("activatable", "GeoClue starts on the first request")
         }
-        return ("unavailable", "GeoClue is not installed (\(GeoClue.service) is neither running nor activatable)")
+        return (
+            "unavailable",
+            "GeoClue is not installed (\(GeoClue.service) is neither running nor activatable; "
+                + "Debian package geoclue-2.0)"
+        )
     }
 
     var networkLines: [String] {

@@ -46,25 +46,8 @@ extension LocationCtl {
                 }
                 return
             }
-            let runtime = try source.installRuntime()
-            let probeClient = runtime.addClient(label: "locationctl status") { _ in }
-            // The probe needs no authorization prompt: it reads the engine, not the user's location.
-            // Location Services off (CORELOCATION_SERVICES=off) powers nothing, not even for the probe.
-            let services = LocationServicesSwitch(isEnabled: runtime.authorization.servicesEnabled)
-            let probeAuthorization = services.apply(to: ClientAuthorization(level: .whenInUse))
-            runtime.send(.setAuthorization(probeAuthorization), from: probeClient)
-            runtime.send(.startUpdates(UpdateRequest()), from: probeClient)
-            try await Task.sleep(for: .seconds(probe))
-            var status = runtime.status()
-            runtime.send(.unregister, from: probeClient)
-            if !runtime.authorization.authorization.allowsLocation {
-                // The probe bypassed the prompt to power the sources; positions stay private.
-                // A modem's origin names its serving cell: a coarse position too.
-                for index in status.sources.indices {
-                    status.sources[index].lastFix = nil
-                    status.sources[index].origin = nil
-                }
-            }
+            let runtime = try source.installRuntime().runtime
+            guard let status = try await runtime.probeStatus(label: "locationctl status", seconds: probe) else { return }
             if format == .json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

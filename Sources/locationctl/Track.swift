@@ -71,12 +71,13 @@ extension LocationCtl {
         @MainActor
         mutating func run() async throws {
             var session = try ManagerSession(source: source, accuracy: accuracy)
-            let (runtime, bridge, manager) = (session.runtime, session.bridge, session.manager)
+            let (runtime, bridge, manager, installed) = (session.runtime, session.bridge, session.manager, session.installed)
             bridge.countDeliveries(in: runtime.flow)
             runtime.observeSources { id, event in
                 if event == .finished { bridge.sourceFinished(after: runtime.flow) }
-                // Why a live source has nothing, said first (gpsd down: "connection refused at…").
-                if case .unavailable(let reason) = event, runtime.sources[id]?.descriptor.kind == "gpsd" {
+                // Why a live source has nothing, said first (gpsd down: "connection refused at…"; no IP database:
+                // the path looked at and how to install one).
+                if case .unavailable(let reason) = event, let kind = installed.kind(of: id), kind == "gpsd" || kind == "ip" {
                     bridge.sourceProblem(reason)
                 }
             }
@@ -87,7 +88,7 @@ extension LocationCtl {
             var started = false
             var printed = 0
             defer {
-                if status { printStatus(runtime.status()) }
+                if status, let engine = runtime.engineStatus() { printStatus(engine) }
             }
             loop: for await event in bridge.events {
                 // Lines go out in one write once the events delivered so far are taken (a replay at
@@ -135,7 +136,7 @@ extension LocationCtl {
             }
             manager.stopUpdatingLocation()
             if started { writer.finish() }
-            try SourceOptions.failIfNoNMEA(in: runtime)
+            try installed.failIfNoNMEA()
         }
     }
 }

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import Foundation
 import Synchronization
@@ -15,6 +15,9 @@ final class AgentRegistry: Sendable {
 
     private struct State {
         var agents: [UInt32: Peer] = [:]
+        /// Agents of another protocol by uid (a GeoClue agent that called `AddAgent`): asked when the user has
+        /// no `locationctl agent`.
+        var remote: [UInt32: (owner: String, ask: RemoteAgent)] = [:]
         var pending: [UInt64: Pending] = [:]
         var nextPrompt: UInt64 = 0
     }
@@ -27,13 +30,34 @@ final class AgentRegistry: Sendable {
         self.timeout = timeout
     }
 
-    func register(_ peer: Peer) {
-        let previous = state.withLock { state -> Peer? in
-            defer { state.agents[peer.identity.uid] = peer }
-            return state.agents[peer.identity.uid]
+    /// Makes `peer` its user's agent; false while another agent of that user is connected: a running agent is
+    /// never replaced behind the user's back (issue 37), the second must wait until the first is gone.
+    func register(_ peer: Peer) -> Bool {
+        state.withLock { state -> Bool in
+            if let current = state.agents[peer.identity.uid], current !== peer, !current.isClosed { return false }
+            state.agents[peer.identity.uid] = peer
+            return true
         }
-        if let previous, previous !== peer { dismissPrompts(of: previous) }
     }
+
+    /// Asks one question and waits for the answer (on the prompt thread); nil: dismissed or no answer.
+    typealias RemoteAgent = @Sendable (AgentQuestion) -> AgentAnswer?
+
+    /// Makes `owner` (a name of the other protocol) `uid`'s agent of that protocol; false while another one is.
+    func registerRemote(uid: UInt32, owner: String, ask: @escaping RemoteAgent) -> Bool {
+        state.withLock { state -> Bool in
+            if let current = state.remote[uid], current.owner != owner { return false }
+            state.remote[uid] = (owner, ask)
+            return true
+        }
+    }
+
+    /// The other protocol's agent `owner` is gone.
+    func removeRemote(owner: String) {
+        state.withLock { state in state.remote = state.remote.filter { $0.value.owner != owner } }
+    }
+
+    func remoteAgent(for uid: UInt32) -> RemoteAgent? { state.withLock { $0.remote[uid]?.ask } }
 
     func agent(for uid: UInt32) -> Peer? {
         state.withLock { $0.agents[uid] }.flatMap { $0.isClosed ? nil : $0 }
@@ -60,9 +84,10 @@ final class AgentRegistry: Sendable {
         for pending in open { pending.answered.signal() }
     }
 
-    /// Asks `uid`'s agent, else the app's own terminal (`fallback`), and waits (the caller is the
+    /// Asks `uid`'s agent, else its agent of another protocol, else the app's own terminal (`fallback`), and waits (the caller is the
     /// authorization service's prompt thread).
     func ask(_ question: AgentQuestion, uid: UInt32, fallback: Peer?) -> AgentAnswer? {
+        if agent(for: uid) == nil, let remote = remoteAgent(for: uid) { return remote(question) }
         guard let agent = agent(for: uid) ?? fallback else { return nil }
         let pending = Pending(agent: agent.id)
         let id = state.withLock { state in
@@ -82,7 +107,9 @@ final class AgentRegistry: Sendable {
         let core: DaemonCore
         let key: DaemonCore.AppKey
 
-        var isAvailable: Bool { registry.agent(for: key.uid) != nil || terminal != nil }
+        var isAvailable: Bool {
+            registry.agent(for: key.uid) != nil || registry.remoteAgent(for: key.uid) != nil || terminal != nil
+        }
 
         func ask(_ question: AgentQuestion) -> AgentAnswer? {
             registry.ask(question, uid: key.uid, fallback: terminal)
@@ -94,5 +121,11 @@ final class AgentRegistry: Sendable {
                 peers.values.sorted { $0.id < $1.id }.first { $0.state.withLock(\.offersPrompts) && !$0.isClosed }
             }
         }
+    }
+
+    /// No agent: the headless policy answers at once.
+    struct Nobody: AuthorizationAgent {
+        var isAvailable: Bool { false }
+        func ask(_ question: AgentQuestion) -> AgentAnswer? { nil }
     }
 }

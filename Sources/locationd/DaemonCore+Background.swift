@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
@@ -47,13 +47,18 @@ extension DaemonCore {
     }
 
     /// The app's own engine client in the daemon: it hears every crossing, connected or not.
+    ///
+    /// Not made under `backgroundClient`'s lock: adding an engine client drains the engine's actions on this
+    /// thread, and delivering a region notice to one of the app's connections reads `backgroundClient`
+    /// (`routesThroughPending`): under the lock that was a recursive lock, and locationd crashed.
     func ensureBackgroundClient(_ app: App) {
-        app.backgroundClient.withLock { client in
-            guard client == nil else { return }
-            client = app.runtime.addClient(label: "locationd: background") { [weak self, weak app] event in
+        app.backgroundClientMaking.withLock { _ in
+            guard app.backgroundClient.withLock({ $0 }) == nil else { return }
+            let client = app.runtime.addClient(label: "locationd: background") { [weak self, weak app] event in
                 guard let self, let app else { return }
                 self.backgroundEvent(event, app: app)
             }
+            app.backgroundClient.withLock { $0 = client }
         }
     }
 
@@ -69,7 +74,8 @@ extension DaemonCore {
         for target in targets {
             let key = AppKey(uid: target.uid, appID: target.appID)
             let plist = target.uid == daemonUID ? target.environment["CORELOCATION_INFO_PLIST"] : nil
-            var identity = appIdentity(executable: target.executable, arguments: { target.arguments }, infoPlist: plist)
+            var identity = appIdentity(
+                executable: target.executable, arguments: { target.arguments }, infoPlist: plist, owner: target.uid)
             identity.id = storedID(key)
             let app = state.withLock { state -> App in
                 if let app = state.apps[key] { return app }
@@ -84,7 +90,7 @@ extension DaemonCore {
         if !targets.isEmpty { logger.info("Watching apps in the background", metadata: ["apps": "\(targets.count)"]) }
     }
 
-    func backgroundEvent(_ event: LocationRuntime.ClientEvent, app: App) {
+    func backgroundEvent(_ event: ClientEvent, app: App) {
         guard backgroundStore != nil else { return }
         let kind: String
         let payload: Data

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
@@ -91,18 +91,19 @@ extension DaemonCore {
         return !live
     }
 
-    /// A stored event as the `pending` event sent to the app.
+    /// A stored event as the `pending` event sent to the app: the payload as the database keeps it (the engine's
+    /// types), in the wire's.
     static func pendingMessage(_ event: PendingEvent) -> DaemonEvent {
         let decoder = JSONDecoder()
         switch event.kind {
         case PendingKind.significantChange:
             return .pending(
                 sequence: event.sequence, kind: event.kind, region: nil,
-                location: try? decoder.decode(Delivery.self, from: event.payload))
+                location: (try? decoder.decode(Delivery.self, from: event.payload)).map(WireDelivery.init))
         case PendingKind.visit:
             return .pending(
                 sequence: event.sequence, kind: event.kind, region: nil,
-                visit: try? decoder.decode(Visit.self, from: event.payload))
+                visit: (try? decoder.decode(Visit.self, from: event.payload)).map(WireVisit.init))
         case PendingKind.beaconEnter, PendingKind.beaconExit:
             return .pending(
                 sequence: event.sequence, kind: event.kind, region: nil,
@@ -110,7 +111,7 @@ extension DaemonCore {
         default:
             // A monitor's change: a circular condition's region notice, or a beacon condition's state.
             if let notice = try? decoder.decode(RegionNotice.self, from: event.payload) {
-                return .pending(sequence: event.sequence, kind: event.kind, region: notice)
+                return .pending(sequence: event.sequence, kind: event.kind, region: WireRegionNotice(notice))
             }
             let change = try? decoder.decode(BeaconConditionState.self, from: event.payload)
             return .pending(

@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
@@ -8,22 +8,34 @@ import Synchronization
 extension DaemonCore {
     /// Answers one request of a connection that said hello. `reply` may be called on any thread.
     func handle(_ request: DaemonRequest, from peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void) {
+        afterAttach(peer) { [self] in handleAttached(request, from: peer, reply: reply) }
+    }
+
+    private func handleAttached(_ request: DaemonRequest, from peer: Peer, reply: @escaping @Sendable (DaemonReply) -> Void) {
         guard let app = app(of: peer) else {
             return reply(.failure(DaemonError(.unknownClient, "this connection has no app")))
         }
+        if let refusal = settingsRefusal(request, from: peer) {
+            logger.notice(
+                "Refused a Settings request from an app",
+                metadata: ["pid": "\(peer.identity.pid)", "uid": "\(peer.identity.uid)", "app": "\(app.key.appID)"])
+            return reply(.failure(refusal))
+        }
         switch request {
         case let .register(client, label):
-            register(client, label: label, peer: peer, app: app)
+            if let refusal = refusesRegister(ClientID(client), peer: peer, app: app) { return reply(.failure(refusal)) }
+            register(ClientID(client), label: label, peer: peer, app: app)
             reply(.ok)
         case let .command(client, command):
-            reply(self.command(command, client: client, peer: peer, app: app))
+            reply(self.command(ClientCommand(command), client: ClientID(client), peer: peer, app: app))
         case let .requestAuthorization(always):
             let before = peer.lastSequence
             if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
             // Every request is answered by an authorization event, even when nothing changed (the
             // app waits for one); a prompt under way sends its own when it ends.
             if peer.lastSequence == before, !app.authorization.isRequestInProgress {
-                peer.sendEvent(.authorization(effectiveAuthorization(app), requestInProgress: false), sequenced: true)
+                peer.sendEvent(
+                    .authorization(WireAuthorization(effectiveAuthorization(app)), requestInProgress: false), sequenced: true)
             }
             reply(.ok)
         case let .requestTemporaryFullAccuracy(purposeKey):
@@ -35,7 +47,7 @@ extension DaemonCore {
         case let .setDefaultPolicy(name):
             reply(setDefaultPolicy(name, peer: peer))
         case let .setServices(enabled):
-            guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+            guard isAdministrator(peer) else {
                 return reply(.failure(DaemonError(.notPermitted, "only root or the daemon's user may switch location services")))
             }
             do {
@@ -45,22 +57,24 @@ extension DaemonCore {
                 reply(.failure(DaemonError(.storage, "cannot store the services switch: \(error)")))
             }
         case .status:
-            reply(.status(status(for: peer)))
+            reply(.status(status(for: peer).bounded()))
         case let .acknowledge(sequence):
             peer.acknowledge(sequence)
         case .ping:
             reply(.ok)
         case .registerAgent:
-            agents.register(peer)
+            guard agents.register(peer) else {
+                return reply(.failure(DaemonError(.notPermitted, "another prompt agent of this user is running")))
+            }
             logger.info(
                 "Prompt agent registered", metadata: ["uid": "\(peer.identity.uid)", "pid": "\(peer.identity.pid)"])
             reply(.ok)
         case .monitoredRegions:
             // CLMonitor conditions (a non-empty group) are the monitor's records, not regions.
-            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group.isEmpty }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group.isEmpty }.map(WireStoredRegion.init)))
         case let .monitorConditions(name):
             let group = PendingKind.monitor(name)
-            reply(.regions(app.runtime.monitoredRegions.filter { $0.region.group == group }))
+            reply(.regions(app.runtime.storedRegions.filter { $0.region.group == group }.map(WireStoredRegion.init)))
         case .offerPrompts:
             peer.state.withLock { $0.offersPrompts = true }
             reply(.ok)
@@ -95,6 +109,24 @@ extension DaemonCore {
         }
     }
 
+    /// A new client past the connection's or the app's limit (decision 0086); registering a client number again
+    /// replaces its client and is never refused.
+    private func refusesRegister(_ client: ClientID, peer: Peer, app: App) -> DaemonError? {
+        let (isNew, onConnection) = peer.state.withLock { ($0.clients[client] == nil, $0.clients.count) }
+        guard isNew else { return nil }
+        if onConnection >= limits.maximumClientsPerConnection {
+            return DaemonError(
+                .notPermitted, "this connection has \(onConnection) clients, the most one connection may register")
+        }
+        let onApp = app.peers.withLock { peers in
+            peers.values.reduce(0) { $0 + $1.state.withLock { $0.clients.count } }
+        }
+        if onApp >= limits.maximumClientsPerApp {
+            return DaemonError(.notPermitted, "this app has \(onApp) clients, the most one app may register")
+        }
+        return nil
+    }
+
     private func register(_ client: ClientID, label: String, peer: Peer, app: App) {
         if let existing = peer.state.withLock({ $0.clients[client] }) {
             app.runtime.send(.unregister, from: existing)
@@ -111,12 +143,9 @@ extension DaemonCore {
         if !servicesEnabled { app.runtime.send(.setAuthorization(effectiveAuthorization(app)), from: engineClient) }
     }
 
+    /// A client's command as the wire carries it (which has no words for `register` and `setAuthorization`:
+    /// authorization is decided by locationd, not by its clients).
     private func command(_ command: ClientCommand, client: ClientID, peer: Peer, app: App) -> DaemonReply {
-        switch command {
-        case .register, .setAuthorization:
-            return .failure(DaemonError(.notPermitted, "authorization is decided by locationd, not by its clients"))
-        default: break
-        }
         guard let engineClient = peer.state.withLock({ $0.clients[client] }) else {
             return .failure(DaemonError(.unknownClient, "\(client) is not registered on this connection"))
         }
@@ -144,39 +173,41 @@ extension DaemonCore {
                 state.labels[client] = nil
             }
         }
+        // The app's background client exists before the engine takes the command: the engine may decide a region
+        // at once (from its last fix), and whether `forward` drops a monitor condition's change for the pending
+        // events must agree with whether the background client heard it. Made after the command, the background
+        // client could miss a change whose delivery `forward` then dropped (the engine's actions may be drained on
+        // another thread, after the client was made): the app never heard its condition's first state.
+        switch command {
+        case .startMonitoring, .startSignificantChanges, .startVisits: recordLaunchTarget(of: peer, app: app)
+        default: break
+        }
         app.runtime.send(command, from: engineClient)
         switch command {
-        case .startMonitoring: recordLaunchTarget(of: peer, app: app)
-        case .startSignificantChanges, .startVisits:
-            recordLaunchTarget(of: peer, app: app)
+        case .startSignificantChanges, .startVisits, .stopSignificantChanges, .stopVisits:
             backgroundService(command, app: app)
-        case .stopSignificantChanges, .stopVisits: backgroundService(command, app: app)
         default: break
         }
         return .ok
     }
 
-    /// An engine event for one client, translated back to the connection's client number. No fix
-    /// leaves the daemon for an app that may not have it.
-    private func forward(_ event: LocationRuntime.ClientEvent, to peer: Peer, as client: ClientID, app: App) {
-        let action: EngineAction
+    /// An engine event for one client, with the connection's client number: the wire's event (the one
+    /// conversion, `WireClientEvent(_:)`). No fix leaves the daemon for an app that may not have it.
+    /// Authorization is told once per connection (`authorizationChanged`); the daemon's beacon regions are its
+    /// own (DaemonCore+Beacons).
+    private func forward(_ event: ClientEvent, to peer: Peer, as client: ClientID, app: App) {
         switch event {
         case let .delivery(delivery):
             guard effectiveAuthorization(app).allowsLocation else { return }
             peer.state.withLock { $0.lastDelivery = scheduler.now - startedAt }
             return peer.send(frame: app.frame(for: delivery, client: client))
-        case let .failure(failure): action = .fail(client, failure)
         case let .region(notice):
             // Entries and exits of an app watched in the background come as pending events.
             if routesThroughPending(app, notice) { return }
-            action = .region(client, notice)
-        case let .deferredFinished(error): action = .deferredFinished(client, error)
-        case let .visit(visit): action = .visit(client, visit)
-        case let .paused(paused): action = paused ? .paused(client) : .resumed(client)
-        case .authorization: return  // told once per connection by `authorizationChanged`
-        case .beaconRegion: return  // the daemon's beacon regions are its own (DaemonCore+Beacons)
+        default: break
         }
-        peer.sendEvent(.action(action))
+        guard let wire = WireClientEvent(event) else { return }
+        peer.sendEvent(.client(client.rawValue, wire))
     }
 
     // MARK: Settings
@@ -247,14 +278,14 @@ extension DaemonCore {
                 own.appID = String(decision.appID.dropFirst(ownPrefix.count))
                 return own
             }
-            return .decisions(visible, defaultPolicy: try store.defaultPolicy())
+            return .decisions(visible.map(WireDecision.init), defaultPolicy: try store.defaultPolicy().map(WireDefaultPolicy.init))
         } catch {
             return .failure(DaemonError(.storage, "cannot read the decisions: \(error)"))
         }
     }
 
     private func setDefaultPolicy(_ name: String?, peer: Peer) -> DaemonReply {
-        guard peer.identity.uid == 0 || peer.identity.uid == daemonUID else {
+        guard isAdministrator(peer) else {
             return .failure(DaemonError(.notPermitted, "only root or the daemon's user may set the default policy"))
         }
         guard let store else { return .failure(DaemonError(.storage, "locationd has no database")) }
@@ -289,9 +320,14 @@ extension DaemonCore {
                                 services: (state.services[client] ?? []).sorted(), lastDelivery: state.lastDelivery)
                         }
                     }
+                } + app.protocolClients.withLock { Array($0.values) }.sorted { $0.id < $1.id }.map { client in
+                    DaemonStatus.Client(
+                        pid: client.pid ?? 0, label: "\(client.service.name): \(client.label)",
+                        services: client.services.withLock { $0.sorted() }, lastDelivery: client.lastDelivery.withLock { $0 })
                 }
                 return DaemonStatus.App(
-                    app: app.key.appID, uid: app.key.uid, authorization: effectiveAuthorization(app), clients: clients)
+                    app: app.key.appID, uid: app.key.uid, authorization: WireAuthorization(effectiveAuthorization(app)),
+                    clients: clients)
             },
             sources: sources.report().map {
                 DaemonStatus.Source(

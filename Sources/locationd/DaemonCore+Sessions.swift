@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationStorage
@@ -90,7 +90,7 @@ extension DaemonCore {
 
     /// A fix for an interrupted session: the first one newer than the interruption, while no
     /// process of the app runs and the app may have its location, stores the wake-up.
-    private func sessionEvent(_ event: LocationRuntime.ClientEvent, app: App) {
+    private func sessionEvent(_ event: ClientEvent, app: App) {
         guard let backgroundStore, case let .delivery(delivery) = event, let newest = delivery.fixes.last,
             app.peers.withLock({ $0.values.allSatisfy(\.isClosed) }),
             effectiveAuthorization(app).allowsLocation

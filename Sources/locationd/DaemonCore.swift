@@ -1,4 +1,4 @@
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationBeacons
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
@@ -21,7 +21,7 @@ final class DaemonCore: Sendable {
 
     final class App: Sendable {
         let key: AppKey
-        let runtime: LocationRuntime
+        let runtime: EngineHost
         var authorization: AuthorizationService { runtime.authorization }
         let peers = Mutex<[UInt64: Peer]>([:])
         let observer = Mutex<UInt64?>(nil)
@@ -31,6 +31,9 @@ final class DaemonCore: Sendable {
         /// The daemon's own engine client for the app's background events (decision 0026); while
         /// set, the app stays when its last connection closes.
         let backgroundClient = Mutex<ClientID?>(nil)
+        /// Held while the background client is made, so that it is made once; never held while
+        /// `backgroundClient` is read (making the client may deliver engine events, whose routing reads it).
+        let backgroundClientMaking = Mutex(())
         /// Per connection: the highest pending event sent to it.
         let pendingSent = Mutex<[UInt64: UInt64]>([:])
         /// The services the background client runs for the app (`significant-changes`, `visits`;
@@ -48,23 +51,26 @@ final class DaemonCore: Sendable {
         /// (decision 0050).
         let beaconRegions = Mutex<[String: BeaconRegionSpec]>([:])
         let beaconSession = Mutex<BeaconRangingSession?>(nil)
+        /// The app's clients of other protocols (GeoClue2, gpsd; decision 0088), by their number: while any is
+        /// open the app stays when its last connection closes.
+        let protocolClients = Mutex<[UInt64: ProtocolClient]>([:])
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.
         func frame(for delivery: Delivery, client: ClientID) -> ByteBuffer {
             encodedDelivery.withLock { cached in
                 if cached?.delivery != delivery {
-                    cached = EncodedDelivery(delivery: delivery, json: DeliveryJSON.encode(delivery))
+                    cached = EncodedDelivery(delivery: delivery, json: DeliveryJSON.encode(WireDelivery(delivery)))
                 }
                 if let frame = cached?.frames[client.rawValue] { return frame }
                 let json = cached?.json ?? []
-                let frame = ByteBuffer(bytes: DaemonProtocol.deliveryFrame(client: client, encodedDelivery: json))
+                let frame = ByteBuffer(bytes: DaemonProtocol.deliveryFrame(client: client.rawValue, encodedDelivery: json))
                 cached?.frames[client.rawValue] = frame
                 return frame
             }
         }
 
-        init(key: AppKey, runtime: LocationRuntime) {
+        init(key: AppKey, runtime: EngineHost) {
             self.key = key
             self.runtime = runtime
         }
@@ -95,6 +101,8 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    /// Connections whose app is being resolved (`attach`), with the requests that wait for it.
+    let attaching = Mutex<[UInt64: [@Sendable () -> Void]]>([:])
     /// The connections' writes, one queue per event loop (`LoopWriter`).
     let writers = LoopWriters()
     let backgroundStore: BackgroundStore?
@@ -171,21 +179,56 @@ final class DaemonCore: Sendable {
 
     /// The app a process is: the locationctl beside the daemon is `locationctl`, but for `locationctl report`
     /// (the reporter, its own app with a launch target: decision 0045); any other executable is resolved
-    /// from its Info.plist. `arguments` (argv[1...]) is read only for the sibling locationctl.
-    func appIdentity(executable: String, arguments: () -> [String]?, infoPlist: String?) -> AppIdentity {
+    /// from its Info.plist. `arguments` (argv[1...]) is read only for the sibling locationctl. Reads files:
+    /// called on `identityQueue`, never on an event loop.
+    func appIdentity(executable: String, arguments: () -> [String]?, infoPlist: String?, owner: UInt32) -> AppIdentity {
         guard executable == Self.siblingLocationctl else {
-            return AppIdentity.resolve(executable: executable, infoPlist: infoPlist, logger: logger)
+            return AppIdentity.resolve(executable: executable, infoPlist: infoPlist, owner: owner, logger: logger)
         }
         return arguments()?.first == "report" ? .locationctlReporter : .locationctl
     }
 
-    /// Groups a new connection under its app (made on first use) and returns the hello to send.
-    func attach(_ peer: Peer) -> ServerHello {
+    /// Where a client's identity is resolved (its Info.plist read): off the event loops, so a slow file
+    /// stalls no other client's hello (issue 37). Concurrent: each read is bounded (decision 0069).
+    static let identityQueue = DispatchQueue(label: "locationd.identity", attributes: .concurrent)
+
+    /// Groups a new connection under its app (made on first use) and gives `then` the hello to send. The
+    /// app is resolved on `identityQueue`; requests the connection sends meanwhile wait (`handle`), in order.
+    func attach(_ peer: Peer, then: @escaping @Sendable (ServerHello) -> Void) {
+        attaching.withLock { $0[peer.id] = [] }
+        Self.identityQueue.async { [self] in
+            then(attachNow(peer))
+            // Requests that came while the app was resolved, in their order; one that comes while these run
+            // is queued behind them, as the entry goes only when the queue is found empty.
+            while true {
+                let waiting = attaching.withLock { attaching -> [@Sendable () -> Void] in
+                    let waiting = attaching[peer.id] ?? []
+                    if waiting.isEmpty { attaching[peer.id] = nil } else { attaching[peer.id] = [] }
+                    return waiting
+                }
+                if waiting.isEmpty { break }
+                for request in waiting { request() }
+            }
+        }
+    }
+
+    /// Runs `request` now, or after the connection's app is resolved when that is under way.
+    func afterAttach(_ peer: Peer, _ request: @escaping @Sendable () -> Void) {
+        let queued = attaching.withLock { attaching -> Bool in
+            guard attaching[peer.id] != nil else { return false }
+            attaching[peer.id, default: []].append(request)
+            return true
+        }
+        if !queued { request() }
+    }
+
+    private func attachNow(_ peer: Peer) -> ServerHello {
         let identity = peer.identity
         // A process's environment names its Info.plist only for our own user's processes.
         let plist = identity.uid == daemonUID ? identity.infoPlist : nil
         var appIdentity = appIdentity(
-            executable: identity.executable, arguments: { PeerIdentity.arguments(of: identity.pid) }, infoPlist: plist)
+            executable: identity.executable, arguments: { PeerIdentity.arguments(of: identity.pid) }, infoPlist: plist,
+            owner: identity.uid)
         let key = AppKey(uid: identity.uid, appID: appIdentity.id)
         appIdentity.id = storedID(key)
         let app = state.withLock { state -> App in
@@ -198,19 +241,25 @@ final class DaemonCore: Sendable {
         peer.state.withLock { $0.app = key }
         logger.info(
             "Client connected",
-            metadata: ["pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)", "label": "\(peer.label)"])
+            metadata: [
+                "pid": "\(identity.pid)", "uid": "\(identity.uid)", "app": "\(key.appID)",
+                "label": "\(peer.label)",
+            ])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
-            authorization: effectiveAuthorization(app))
+            authorization: WireAuthorization(effectiveAuthorization(app)))
     }
 
-    func makeApp(key: AppKey, identity: AppIdentity) -> App {
+    /// `asksAgent` false: no agent is asked for this app, the headless policy answers (a peer nobody can
+    /// identify, decision 0088).
+    func makeApp(key: AppKey, identity: AppIdentity, asksAgent: Bool = true) -> App {
         // Prompts go to the user's agent when one is registered; otherwise the headless policy.
+        let agent: any AuthorizationAgent =
+            asksAgent ? AgentRegistry.ForApp(registry: agents, core: self, key: key) : AgentRegistry.Nobody()
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
-            sourcesAreSimulated: !sources.sources.isEmpty && sources.sources.allSatisfy(\.descriptor.isSimulated),
-            agent: AgentRegistry.ForApp(registry: agents, core: self, key: key), logger: logger)
-        let runtime = LocationRuntime(
+            sourcesAreSimulated: Composition.areSimulated(sources.sources), agent: agent, logger: logger)
+        let runtime = EngineHost(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
         let app = App(key: key, runtime: runtime)
@@ -225,6 +274,11 @@ final class DaemonCore: Sendable {
     /// The connection closed: its clients go; an app with no connection left is dropped (its
     /// session-only decisions with it; its regions stay stored).
     func detach(_ peer: Peer) {
+        // After the app is resolved: detached before, the connection would be added to its app afterwards.
+        afterAttach(peer) { [self] in detachNow(peer) }
+    }
+
+    private func detachNow(_ peer: Peer) {
         peer.releaseWaiters()
         agents.detach(peer)
         guard let key = peer.state.withLock({ $0.app }), let app = state.withLock({ $0.apps[key] }) else { return }
@@ -232,24 +286,38 @@ final class DaemonCore: Sendable {
             defer { state.clients.removeAll() }
             return Array(state.clients.values)
         }
-        for client in clients { app.runtime.send(.unregister, from: client) }
+        app.runtime.removeClients(clients)
         sessionOnDetach(peer, app: app)
         let empty = app.peers.withLock { peers in
             peers[peer.id] = nil
             return peers.isEmpty
         }
         app.pendingSent.withLock { $0[peer.id] = nil }
-        // An app watched in the background stays (its engine keeps its regions, and the sweep
-        // considers launching it for events it left pending); others go.
-        let watched = app.backgroundClient.withLock({ $0 }) != nil
-        if empty, watched { wakeSweep() }
-        if empty, !watched {
-            state.withLock { state in
-                if app.peers.withLock({ $0.isEmpty }) { state.apps[key] = nil }
-            }
-            if let token = app.observer.withLock({ $0 }) { app.authorization.removeObserver(token) }
-        }
+        // An app watched in the background: the sweep considers launching it for events it left pending.
+        if empty, app.backgroundClient.withLock({ $0 }) != nil { wakeSweep() }
+        dropIfIdle(app)
         logger.info("Client disconnected", metadata: ["pid": "\(peer.identity.pid)", "app": "\(key.appID)"])
+    }
+
+    /// Drops an app nothing holds: no connection, no client of another protocol, not watched in the background
+    /// (such an app stays: its engine keeps its regions). Its session-only decisions go with it; its regions stay
+    /// stored.
+    func dropIfIdle(_ app: App) {
+        guard app.backgroundClient.withLock({ $0 }) == nil else { return }
+        let dropped = state.withLock { state -> Bool in
+            guard state.apps[app.key] === app, app.peers.withLock({ $0.isEmpty }),
+                app.protocolClients.withLock({ $0.isEmpty })
+            else { return false }
+            state.apps[app.key] = nil
+            return true
+        }
+        if dropped, let token = app.observer.withLock({ $0 }) { app.authorization.removeObserver(token) }
+    }
+
+    /// Every engine client of the app: its connections' and its other protocols'.
+    func engineClients(of app: App) -> [ClientID] {
+        app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
+            + app.protocolClients.withLock { $0.values.map(\.engineClient) }
     }
 
     func app(of peer: Peer) -> App? {
@@ -274,15 +342,16 @@ final class DaemonCore: Sendable {
         let inProgress = app.authorization.isRequestInProgress
         let peers = app.peers.withLock { Array($0.values) }
         return peers.compactMap { peer in
-            peer.sendEvent(.authorization(authorization, requestInProgress: inProgress), sequenced: true).map { (peer, $0) }
+            peer.sendEvent(.authorization(WireAuthorization(authorization), requestInProgress: inProgress), sequenced: true)
+                .map { (peer, $0) }
         }
     }
 
-    /// Services off: every engine client of the app is denied, so sources power down.
+    /// Every engine client of the app is told the app's effective authorization: with services off, denied, so
+    /// sources power down; with them on again, the app's own decision.
     func denyEngineClients(of app: App) {
         let authorization = effectiveAuthorization(app)
-        let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
-        for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+        for client in engineClients(of: app) { app.runtime.send(.setAuthorization(authorization), from: client) }
     }
 
     func setServices(enabled: Bool) throws {
@@ -291,9 +360,7 @@ final class DaemonCore: Sendable {
         logger.notice("Location services switched", metadata: ["enabled": "\(enabled)"])
         let apps = state.withLock { Array($0.apps.values) }
         for app in apps {
-            let authorization = effectiveAuthorization(app)
-            let clients = app.peers.withLock { peers in peers.values.flatMap { $0.state.withLock { Array($0.clients.values) } } }
-            for client in clients { app.runtime.send(.setAuthorization(authorization), from: client) }
+            denyEngineClients(of: app)
             for peer in app.peers.withLock({ Array($0.values) }) { peer.sendEvent(.services(enabled: enabled)) }
             authorizationChanged(app)
         }

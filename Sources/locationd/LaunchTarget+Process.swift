@@ -6,10 +6,12 @@ import Glibc
 
 extension LaunchTarget {
     /// Environment variables of the app's process kept for its relaunch: how it finds the daemon
-    /// and its Info.plist (`CORELOCATION_*`), where its files are (`HOME`, `XDG_*`), `PATH` and
-    /// the locale. Nothing else of the process's environment is stored.
+    /// and its Info.plist (`CORELOCATION_*` but the reporter's credentials), where its files are (`HOME`, `XDG_*`),
+    /// `PATH` and the locale. Nothing else of the process's environment is stored.
     static func keeps(_ name: String) -> Bool {
-        if name == "CORELOCATION_LAUNCH_REASON" { return false }
+        // The reporter's server password is never stored (issue 37): a relaunched reporter reads its --credentials
+        // file instead.
+        if name == "CORELOCATION_LAUNCH_REASON" || name == "CORELOCATION_REPORT_CREDENTIALS" { return false }
         return name.hasPrefix("CORELOCATION_") || name.hasPrefix("XDG_")
             || ["HOME", "PATH", "LANG", "LC_ALL", "USER", "LOGNAME", "TMPDIR"].contains(name)
     }

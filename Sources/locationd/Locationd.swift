@@ -1,7 +1,8 @@
 import ArgumentParser
-import CoreLocation
+import CoreLocationRuntime
 import CoreLocationCellular
 import CoreLocationDaemonProtocol
+import CoreLocationDBus
 import CoreLocationEngine
 import CoreLocationNetwork
 import CoreLocationSources
@@ -58,6 +59,15 @@ struct Locationd: AsyncParsableCommand {
         help: "A source URL as in sources.conf (gpsd://host:port, nmea:///dev/ttyUSB0, ip:, wifi:, modem:…); repeatable.")
     var sources: [String] = []
 
+    @Option(
+        name: .customLong("gpsd-listen"),
+        help: """
+            Speak gpsd's JSON protocol to gpsd's clients on ADDRESS (localhost: 127.0.0.1 and ::1 on gpsd's \
+            port 2947; localhost:2948, 127.0.0.1:2947, [::1]:2947, unix:/PATH), \
+            authorized as apps; repeatable; off by default.
+            """)
+    var gpsdListen: [String] = []
+
     @Option(name: .customLong("region-limit"), help: "Regions each app may monitor.")
     var regionLimit: Int?
 
@@ -102,6 +112,17 @@ struct Locationd: AsyncParsableCommand {
     @Option(name: .customLong("max-buffered"), help: "Bytes of unread output a client may accumulate before it is cut off.")
     var maximumBuffered: Int = 1 << 20
 
+    @Option(name: .customLong("max-connections-per-uid"), help: "Connections one user may hold open at once.")
+    var maximumConnectionsPerUID = 256
+
+    @Option(name: .customLong("frame-timeout"), help: "Seconds a client has to complete a frame it has begun.")
+    var frameTimeout: Double = 10
+
+    @Option(
+        name: .customLong("max-partial-frames"),
+        help: "Bytes of incomplete frames the daemon holds for all its clients together.")
+    var maximumPartialFrameBytes = 16 << 20
+
     @Option(
         name: .customLong("prompt-timeout"),
         help: "Seconds the user's agent has to answer a prompt before the default policy applies.")
@@ -127,6 +148,13 @@ struct Locationd: AsyncParsableCommand {
 
     @Option(name: .customLong("pending-expiry"), help: "Seconds a pending event is kept for its app.")
     var pendingExpiry: Double = 3600
+
+    @Option(
+        help: """
+            Serve GeoClue2 (org.freedesktop.GeoClue2) on a bus: system, session, or a D-Bus address; off (the \
+            default) serves none. geoclue itself must not hold the name (decision 0074).
+            """)
+    var geoclue: String = "off"
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -166,7 +194,7 @@ struct Locationd: AsyncParsableCommand {
         defer { watcher.cancel() }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = EscapingLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
@@ -185,15 +213,13 @@ struct Locationd: AsyncParsableCommand {
         if madeSources.isEmpty { logger.notice("No location source is configured; clients hear kCLErrorLocationUnknown.") }
 
         let databasePath = database ?? Self.defaultDatabasePath(environment: environment, isRoot: isRoot)
-        let store = openStore(path: databasePath, logger: logger)
+        let store = Composition.openStore(path: databasePath, writeAheadLog: true, logger: logger)
 
         var engineConfiguration = LocationEngine.Configuration()
-        if let regionLimit, regionLimit > 0 { engineConfiguration.regionLimit = regionLimit }
         if let regionDwell, regionDwell >= 0 {
             engineConfiguration.regionRule = .dwell
             engineConfiguration.regionDwell = regionDwell
         }
-        engineConfiguration.venue = IIOBarometerSource.venue(in: madeSources)
         if let (metres, seconds) = Self.pair(significantChange) {
             engineConfiguration.significantDistance = metres
             engineConfiguration.significantInterval = seconds
@@ -203,12 +229,19 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.visits.minimumStay = stay
             engineConfiguration.visits.departureDwell = away
         }
-        let limits = DaemonLimits(helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
+        // The region limit and the barometer's venue as every program sets them (the one composition root).
+        let composition = Composition(
+            sources: madeSources, scheduler: scheduler, configuration: engineConfiguration, regionLimit: regionLimit,
+            environment: environment, logger: logger)
+        var limits = DaemonLimits(
+            helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
+        limits.maximumConnectionsPerUID = max(maximumConnectionsPerUID, 1)
+        limits.frameTimeout = frameTimeout > 0 ? frameTimeout : 10
+        limits.maximumPartialFrameBytes = max(maximumPartialFrameBytes, DaemonProtocol.maximumFrameLength + 4)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
             sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
-            configuration: engineConfiguration,
-            environmentPolicy: environment["CORELOCATION_DEFAULT_POLICY"].flatMap(DefaultPolicy.init(rawValue:)),
+            configuration: composition.configuration, environmentPolicy: Composition.defaultPolicy(environment: environment),
             limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), launcher: launcher,
             relaunch: RelaunchPolicy(
                 limit: max(relaunchLimit, 0), window: relaunchWindow, pickup: relaunchPickup, expiry: pendingExpiry,
@@ -239,15 +272,44 @@ struct Locationd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("locationd: \(failure)\n".utf8))
             throw ExitCode(75)
         }
-        ListeningSocket.notifyReady(environment: environment, logger: logger)
+        let geoclueService: GeoClueService?
+        do {
+            geoclueService = try await startGeoClue(core: core, logger: logger)
+        } catch {
+            try? await channel.close()
+            try? await group.shutdownGracefully()
+            FileHandle.standardError.write(Data("locationd: cannot serve GeoClue2: \(error)\n".utf8))
+            throw ExitCode(69)
+        }
+        defer { geoclueService?.stop() }
 
         let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
+        let gpsdListeners = await GPSDFrontDoor.listen(
+            try gpsdListen.map { try GPSDListenAddress.parse($0) }, group: group, core: core, isRoot: isRoot,
+            logger: logger)
+        let gpsdServices = gpsdListeners.map {
+            ServerService(channel: $0.channel, socketPath: $0.socketPath, logger: logger)
+        }
+        // Ready once every front door is open: a unit ordered after locationd finds GeoClue2 and gpsd's port there.
+        ListeningSocket.notifyReady(environment: environment, logger: logger)
         let serviceGroup = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+            services: [service] + gpsdServices, gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
         await shutdown.attach(serviceGroup)
         try await serviceGroup.run()
         try? await group.shutdownGracefully()
         logger.info("Stopped")
+    }
+
+    /// The GeoClue2 service on the bus `--geoclue` names, or nil when it is off.
+    func startGeoClue(core: DaemonCore, logger: Logger) async throws -> GeoClueService? {
+        let bus: DBusClient.Bus
+        switch geoclue {
+        case "off": return nil
+        case "system": bus = .system
+        case "session": bus = .session
+        default: bus = .address(geoclue)
+        }
+        return try await GeoClueService.start(bus: bus, core: core, logger: logger)
     }
 
     func validate() throws {
@@ -256,6 +318,9 @@ struct Locationd: AsyncParsableCommand {
         }
         if visitStay != nil, Self.pair(visitStay) == nil {
             throw ValidationError("--visit-stay takes SECONDS,SECONDS (two numbers, not negative)")
+        }
+        for address in gpsdListen {
+            do { _ = try GPSDListenAddress.parse(address) } catch { throw ValidationError("\(error)") }
         }
     }
 
@@ -287,7 +352,10 @@ struct Locationd: AsyncParsableCommand {
     }
 
     static func bootstrap(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> ServerBootstrap {
-        ServerBootstrap(group: group)
+        let connections = ConnectionCounter(limit: core.limits.maximumConnectionsPerUID)
+        let partial = PartialFrames(limit: core.limits.maximumPartialFrameBytes)
+        let frameTimeout = core.limits.frameTimeout
+        return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.autoRead, value: false)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
@@ -295,9 +363,12 @@ struct Locationd: AsyncParsableCommand {
                 PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
                     let (identity, cookie) = found
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameSplitter()))
                         try channel.pipeline.syncOperations.addHandler(
-                            ConnectionHandler(core: core, identity: identity, cookie: cookie, logger: logger))
+                            ByteToMessageHandler(FrameSplitter(partial: partial, frameTimeout: frameTimeout)))
+                        try channel.pipeline.syncOperations.addHandler(
+                            ConnectionHandler(
+                                core: core, identity: identity, cookie: cookie, connections: connections,
+                                logger: logger))
                     }
                 }.flatMap {
                     channel.setOption(.autoRead, value: true)
@@ -334,26 +405,6 @@ struct Locationd: AsyncParsableCommand {
             break
         }
         return try SourceFactory.makeSources(spec, environment: environment, scheduler: scheduler, logger: logger)
-    }
-
-    /// Opens the database as `LocationDatabase` does (a corrupt file is moved aside, never lost
-    /// silently); without one the daemon runs, says so, and refuses to store decisions.
-    func openStore(path: String, logger: Logger) -> AuthorizationStore? {
-        do {
-            let store = try AuthorizationStore(path: path, logger: logger)
-            if let recovered = store.recoveredFrom {
-                logger.warning("The database was unusable and was moved aside", metadata: ["movedTo": "\(recovered)"])
-            }
-            do { try store.database.enableWriteAheadLog() } catch {
-                logger.warning("Cannot switch the database to WAL", metadata: ["error": "\(error)"])
-            }
-            return store
-        } catch {
-            logger.error(
-                "Cannot open the database; decisions cannot be stored until it is fixed",
-                metadata: ["path": "\(path)", "error": "\(error)"])
-            return nil
-        }
     }
 
     static func defaultDatabasePath(environment: [String: String], isRoot: Bool) -> String {

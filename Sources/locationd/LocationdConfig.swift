@@ -1,7 +1,7 @@
 import Foundation
 
 /// `locationd.conf`: the daemon's options in a file, one `key = value` a line (`#` comments), the
-/// keys being the long options of `locationd --help` without the dashes; `source` may repeat.
+/// keys being the long options of `locationd --help` without the dashes; `source` and `gpsd-listen` may repeat.
 /// Options on the command line win: a key given there replaces every line of the file with that key.
 ///
 /// The file: `--config PATH`, else `/etc/corelocation/locationd.conf` for root and
@@ -22,7 +22,8 @@ enum LocationdConfig {
     /// The keys a file may set; the flags (`--help`…) and `config` itself are not among them.
     static let keys: Set<String> = [
         "socket", "database", "simulate", "simulate-speed", "source", "region-limit", "hello-timeout",
-        "write-timeout", "max-buffered", "prompt-timeout", "log-level",
+        "write-timeout", "max-buffered", "max-connections-per-uid", "frame-timeout", "max-partial-frames",
+        "prompt-timeout", "log-level", "geoclue", "gpsd-listen",
     ]
 
     static func defaultPath(environment: [String: String], isRoot: Bool) -> String {

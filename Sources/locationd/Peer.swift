@@ -220,4 +220,15 @@ struct DaemonLimits: Sendable {
     var maximumBufferedBytes = 1 << 20
     /// Seconds `authorize` waits for running apps to acknowledge a change before it answers.
     var acknowledgeTimeout: Double = 1
+    /// Engine clients (managers, monitors) one connection may register, and one app across its connections
+    /// (issue 37; decision 0086: Apple's apps hold a handful of managers; these are far above any real app and
+    /// keep one app's engine small enough that no client operation can stall the daemon).
+    var maximumClientsPerConnection = 256
+    var maximumClientsPerApp = 1_024
+    /// Connections one uid may hold open at once (decision 0086): a connection costs two descriptors.
+    var maximumConnectionsPerUID = 256
+    /// Seconds a frame begun may take to complete, and the bytes of incomplete frames the daemon holds for all its
+    /// connections together (decision 0086).
+    var frameTimeout: Double = 10
+    var maximumPartialFrameBytes = 16 << 20
 }

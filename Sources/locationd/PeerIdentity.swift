@@ -5,13 +5,48 @@ import Glibc
 #endif
 
 /// Who is on the other end of a connection, from the kernel: uid and pid by `SO_PEERCRED`, the
-/// executable by `/proc/PID/exe`. Nothing the client says about itself enters this.
+/// executable by `/proc/PID/exe`. Nothing the client says about itself enters this. When the kernel does not
+/// show the executable (another user's process, the daemon without ptrace rights), `kernelExecutable` is nil and
+/// the daemon names the app from the executable the hello declares (`DaemonCore.attach`, decision 0011).
 struct PeerIdentity: Sendable, Hashable {
     var uid: UInt32
     var pid: Int32
-    var executable: String
+    /// `/proc/PID/exe`; nil when the daemon may not read it.
+    var kernelExecutable: String?
     /// The client's `CORELOCATION_INFO_PLIST`, read from `/proc/PID/environ`.
     var infoPlist: String?
+    /// What the hello says the executable is: used only when `kernelExecutable` is nil, only for the app's
+    /// name within `uid`, never for Settings requests (`DaemonCore.isSettingsClient`).
+    var declaredExecutable: String?
+
+    /// The executable the app is named after: the kernel's, else the declared one (an absolute path), else a
+    /// stand-in naming nothing the client chose.
+    var executable: String {
+        if let kernelExecutable { return kernelExecutable }
+        if let declared = declaredExecutable, declared.hasPrefix("/"), declared.utf8.count <= 4096,
+            !declared.contains("\u{0}")
+        {
+            return declared
+        }
+        return "unidentified"
+    }
+
+    init(uid: UInt32, pid: Int32, kernelExecutable: String?, infoPlist: String? = nil) {
+        self.uid = uid
+        self.pid = pid
+        self.kernelExecutable = kernelExecutable
+        self.infoPlist = infoPlist
+    }
+
+    init(uid: UInt32, pid: Int32, executable: String, infoPlist: String? = nil) {
+        self.init(uid: uid, pid: pid, kernelExecutable: executable, infoPlist: infoPlist)
+    }
+
+    /// What `/proc/PID/exe` names, or nil when it cannot be read (tests pass a reader that fails).
+    typealias ExecutableReader = @Sendable (Int32) -> String?
+    static let procExecutable: ExecutableReader = { pid in
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+    }
 
     /// `struct ucred` (pid_t, uid_t, gid_t), which Glibc's Swift module does not export.
     struct Credentials: Sendable {
@@ -23,17 +58,45 @@ struct PeerIdentity: Sendable, Hashable {
     /// `SO_PEERCRED` on Linux.
     static let peerCredentialsOption: Int32 = 17
 
+    /// `SO_PEERPIDFD` (Linux 6.5): a pidfd of the process that connected.
+    static let peerPidfdOption: Int32 = 77
+
+    /// The peer's identity, read off the event loop (`/proc/PID/environ` can be large; decision 0069). Where the
+    /// kernel gives a pidfd of the connecting process, the executable read by pid counts only if that process is
+    /// still the one with the pid after the read: else the pid may have been reused (decision 0011).
     static func of(_ channel: any Channel) -> EventLoopFuture<PeerIdentity?> {
-        let future: EventLoopFuture<Credentials?> = DirectSocket.socketOption(peerCredentialsOption, of: channel)
-        return future.map { credentials -> PeerIdentity? in
-            guard let credentials, credentials.pid > 0 else { return nil }
-            let pid = credentials.pid
-            guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") else {
-                return nil
+        let credentials: EventLoopFuture<Credentials?> = DirectSocket.socketOption(peerCredentialsOption, of: channel)
+        let pidfd: EventLoopFuture<Int32?> = DirectSocket.socketOption(peerPidfdOption, of: channel)
+        return credentials.and(pidfd).flatMap { found -> EventLoopFuture<PeerIdentity?> in
+            let (credentials, pidfd) = found
+            let promise = channel.eventLoop.makePromise(of: PeerIdentity?.self)
+            DaemonCore.identityQueue.async {
+                defer { if let pidfd, pidfd >= 0 { close(pidfd) } }
+                guard var identity = credentials.flatMap({ PeerIdentity(credentials: $0) }) else {
+                    return promise.succeed(nil)
+                }
+                if let pidfd, pidfd >= 0, pid(ofPidfd: pidfd) != identity.pid { identity.kernelExecutable = nil }
+                promise.succeed(identity)
             }
-            return PeerIdentity(
-                uid: credentials.uid, pid: pid, executable: executable, infoPlist: environment(of: pid)["CORELOCATION_INFO_PLIST"])
+            return promise.futureResult
         }.recover { _ in nil }
+    }
+
+    /// The pid a pidfd's process has now (`Pid:` of its fdinfo), or nil when it has exited (`-1`) or is unknown.
+    static func pid(ofPidfd pidfd: Int32) -> Int32? {
+        guard let data = FileManager.default.contents(atPath: "/proc/self/fdinfo/\(pidfd)") else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Pid:") {
+            return Int32(line.dropFirst(4).trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 ? $0 : nil }
+        }
+        return nil
+    }
+
+    init?(credentials: Credentials, executableOf reader: ExecutableReader = procExecutable) {
+        guard credentials.pid > 0 else { return nil }
+        let pid = credentials.pid
+        self.init(
+            uid: credentials.uid, pid: pid, kernelExecutable: reader(pid),
+            infoPlist: Self.environment(of: pid)["CORELOCATION_INFO_PLIST"])
     }
 
     /// A process's argv[1...] from `/proc/PID/cmdline`; nil when the process is gone, or has exited and

@@ -9,7 +9,7 @@ struct DriverFailure: Error, CustomStringConvertible {
 }
 
 /// BlueZ over D-Bus: python-dbusmock's bluez5 template on a private bus, driven by Fixtures/bluez_driver.py.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct BlueZScannerTests {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/bluez_driver.py").path
@@ -17,8 +17,8 @@ struct BlueZScannerTests {
     static let ibeacon = "021583256b7478d043a4826905f9dc8a44ba00100020c6"
 
     @discardableResult
-    func drive(_ bus: PrivateBus, _ words: [String]) throws -> String {
-        let result = try bus.runScript(Self.driver, arguments: words)
+    func drive(_ bus: PrivateBus, _ words: [String]) async throws -> String {
+        let result = try await bus.runScript(Self.driver, arguments: words)
         guard result.status == 0 else { throw DriverFailure(description: "driver: \(result.output)") }
         return result.output
     }
@@ -38,7 +38,7 @@ struct BlueZScannerTests {
     func waitForDiscovery(_ bus: PrivateBus, _ discovering: Bool) async throws {
         let wanted = discovering ? "discovering True" : "discovering False"
         for _ in 0..<50 {
-            if try drive(bus, ["filter", "hci0"]).contains(wanted) { return }
+            if try await drive(bus, ["filter", "hci0"]).contains(wanted) { return }
             try await Task.sleep(for: .milliseconds(100))
         }
     }
@@ -56,18 +56,18 @@ struct BlueZScannerTests {
     @Test func discoversLEWithDuplicatesAndDecodesAdverts() async throws {
         let bus = try PrivateBus()
         try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(bus, ["adapter", "hci0", "--", "device", "hci0", Self.address])
+        try await drive(bus, ["adapter", "hci0", "--", "device", "hci0", Self.address])
         let scanner = BlueZScanner(client: try bus.client())
         let recorder = Recorder<BeaconScanEvent>()
         let subscription = scanner.subscribe { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
         #expect(scanner.adapterPath == "/org/bluez/hci0")
-        let filter = try drive(bus, ["filter", "hci0"])
+        let filter = try await drive(bus, ["filter", "hci0"])
         #expect(filter.contains("DuplicateData=1") && filter.contains("Transport=le"), "\(filter)")
         #expect(filter.contains("discovering True"))
 
-        try drive(bus, ["advert", "hci0", Self.address, "-61", "m", "004c", Self.ibeacon])
-        try drive(bus, [
+        try await drive(bus, ["advert", "hci0", Self.address, "-61", "m", "004c", Self.ibeacon])
+        try await drive(bus, [
             "advert", "hci0", Self.address, "-63", "s", BeaconFrame.eddystoneService,
             "00f8e157bd5df90aad1dc2fb0000000000010000",
         ])
@@ -81,13 +81,13 @@ struct BlueZScannerTests {
 
         subscription.cancel()
         try await waitForDiscovery(bus, false)
-        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"), "stopped after the last user")
+        #expect(try await drive(bus, ["filter", "hci0"]).contains("discovering False"), "stopped after the last user")
     }
 
     @Test func discoveryIsSharedAndStoppedAfterTheLastUser() async throws {
         let bus = try PrivateBus()
         try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(bus, ["adapter", "hci0"])
+        try await drive(bus, ["adapter", "hci0"])
         let scanner = BlueZScanner(client: try bus.client())
         let first = Recorder<BeaconScanEvent>()
         let second = Recorder<BeaconScanEvent>()
@@ -97,10 +97,10 @@ struct BlueZScannerTests {
         #expect(availability(second.values) == true, "a later user hears the current availability at once")
         a.cancel()
         try await Task.sleep(for: .milliseconds(200))
-        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering True"), "one user left")
+        #expect(try await drive(bus, ["filter", "hci0"]).contains("discovering True"), "one user left")
         b.cancel()
         try await waitForDiscovery(bus, false)
-        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"))
+        #expect(try await drive(bus, ["filter", "hci0"]).contains("discovering False"))
     }
 
     @Test func noAdapterThenAnAdapterAppears() async throws {
@@ -111,9 +111,9 @@ struct BlueZScannerTests {
         let subscription = scanner.subscribe { recorder.append($0) }
         try await Task.sleep(for: .milliseconds(300))
         #expect(!scanner.isAvailable)
-        try drive(bus, ["adapter", "hci0"])
+        try await drive(bus, ["adapter", "hci0"])
         try await waitUntil(recorder, "available") { availability($0) == true }
-        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering True"))
+        #expect(try await drive(bus, ["filter", "hci0"]).contains("discovering True"))
         subscription.cancel()
     }
 
@@ -126,15 +126,15 @@ struct BlueZScannerTests {
         let mock = try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
         let scanner = BlueZScanner(client: try bus.client())
         #expect(!scanner.checkAvailability(timeout: .seconds(2)))
-        try drive(bus, ["adapter", "hci0"])
+        try await drive(bus, ["adapter", "hci0"])
         #expect(scanner.checkAvailability(timeout: .seconds(2)))
-        #expect(try drive(bus, ["filter", "hci0"]).contains("discovering False"), "asking does not scan")
+        #expect(try await drive(bus, ["filter", "hci0"]).contains("discovering False"), "asking does not scan")
         let answers = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<4 { group.addTask { scanner.checkAvailability(timeout: .seconds(2)) } }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(answers == [true, true, true, true])
-        try drive(bus, ["power", "hci0", "off"])
+        try await drive(bus, ["power", "hci0", "off"])
         #expect(!scanner.checkAvailability(timeout: .seconds(2)))
         bus.stopMock(mock)
         #expect(!scanner.checkAvailability(timeout: .seconds(2)))
@@ -143,32 +143,32 @@ struct BlueZScannerTests {
     @Test func adapterPoweredOffRemovedAndBluetoothdGoneAreSurvived() async throws {
         let bus = try PrivateBus()
         let mock = try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(bus, ["adapter", "hci0", "--", "device", "hci0", Self.address])
+        try await drive(bus, ["adapter", "hci0", "--", "device", "hci0", Self.address])
         let scanner = BlueZScanner(client: try bus.client())
         let recorder = Recorder<BeaconScanEvent>()
         let subscription = scanner.subscribe { recorder.append($0) }
         try await waitUntil(recorder, "available") { availability($0) == true }
 
-        try drive(bus, ["power", "hci0", "off"])
+        try await drive(bus, ["power", "hci0", "off"])
         try await waitUntil(recorder, "unavailable after power off") { availability($0) == false }
-        try drive(bus, ["advert", "hci0", Self.address, "-61", "m", "004c", Self.ibeacon])
-        try drive(bus, ["power", "hci0", "on"])
+        try await drive(bus, ["advert", "hci0", Self.address, "-61", "m", "004c", Self.ibeacon])
+        try await drive(bus, ["power", "hci0", "on"])
         try await waitUntil(recorder, "available after power on") { availability($0) == true }
         #expect(adverts(recorder.values).isEmpty, "nothing is heard from a powered-off adapter")
-        try drive(bus, ["advert", "hci0", Self.address, "-62", "m", "004c", Self.ibeacon])
+        try await drive(bus, ["advert", "hci0", Self.address, "-62", "m", "004c", Self.ibeacon])
         try await waitUntil(recorder, "an advert after power on") { adverts($0).count == 1 }
 
-        try drive(bus, ["remove-adapter", "hci0"])
+        try await drive(bus, ["remove-adapter", "hci0"])
         try await waitUntil(recorder, "unavailable after removal") { availability($0) == false }
 
         bus.stopMock(mock)
         try await Task.sleep(for: .milliseconds(200))
         #expect(!scanner.isAvailable)
         try await bus.startMock(name: BlueZScanner.service, arguments: ["--template", "bluez5"])
-        try drive(bus, ["adapter", "hci1", "--", "device", "hci1", Self.address])
+        try await drive(bus, ["adapter", "hci1", "--", "device", "hci1", Self.address])
         try await waitUntil(recorder, "available on a restarted bluetoothd") { availability($0) == true }
         #expect(scanner.adapterPath == "/org/bluez/hci1")
-        try drive(bus, ["advert", "hci1", Self.address, "-70", "m", "004c", Self.ibeacon])
+        try await drive(bus, ["advert", "hci1", Self.address, "-70", "m", "004c", Self.ibeacon])
         try await waitUntil(recorder, "an advert from the new bluetoothd") { adverts($0).count == 2 }
         #expect(adverts(recorder.values).last?.rssi == -70)
         subscription.cancel()

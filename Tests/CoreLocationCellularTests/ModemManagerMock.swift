@@ -47,8 +47,8 @@ final class ModemManagerMock: @unchecked Sendable {  // safe: one owning test, u
 
     /// Runs the driver script; returns its output (the modem path for `add`).
     @discardableResult
-    func drive(_ arguments: String...) throws -> String {
-        let (status, output) = try bus.runScript(Self.driver, arguments: arguments)
+    func drive(_ arguments: String...) async throws -> String {
+        let (status, output) = try await bus.runScript(Self.driver, arguments: arguments)
         guard status == 0 else {
             throw MockFailure(description: "driver.py \(arguments.joined(separator: " ")): \(output)")
         }

@@ -10,7 +10,8 @@ import Testing
 /// The ModemManager source against python-dbusmock's `modemmanager` template with the Location interface added by
 /// Fixtures/modemmanager/driver.py: Setup recorded by the mock (its GetCalls), NMEA from a recorded log, 3GPP
 /// strings, refusal, locked and disabled modems, removal and ModemManager restarting.
-@Suite(.serialized, .enabled(if: ModemManagerMock.isAvailable, "needs dbus-daemon and PyPI python-dbusmock 0.38"))
+@Suite(.serialized, .enabled(if: ModemManagerMock.isAvailable,
+    "needs Debian package dbus and PyPI python-dbusmock 0.38 (.ci/run puts it in .build/dbusmock-0.38)"))
 struct ModemManagerTests {
     let bus: PrivateBus
     let mock: ModemManagerMock
@@ -40,7 +41,7 @@ struct ModemManagerTests {
     func modem(_ path: String) async -> ModemStatus? { await session.status.first { $0.path == path } }
 
     @Test func gnssFixesEqualTheSameLogDecodedThroughNMEA() async throws {
-        let path = try mock.drive("add")
+        let path = try await mock.drive("add")
         try await session.start()
         try await eventually("the modem's Location interface") { await modem(path)?.capabilities != nil }
         let status = try #require(await modem(path))
@@ -56,7 +57,7 @@ struct ModemManagerTests {
         #expect(try await setupCalls(path) == [[4, 1]])
 
         let log = ModemManagerMock.fixtures.appendingPathComponent("globalsat-bu353s4.nmea")
-        try mock.drive("nmea", path, log.path)
+        try await mock.drive("nmea", path, log.path)
         // The oracle: the same log through the NMEA decoder as `nmea:` reads it (the lines, CRLF, one stream).
         var decoder = NMEAStreamDecoder(referenceDate: nil)
         var expected: [Fix] = []
@@ -83,8 +84,8 @@ struct ModemManagerTests {
             GPGGA,,,,,
             $\u{7F}\u{01}xx*ZZ
             """.write(to: garbage, atomically: true, encoding: .utf8)
-        try mock.drive("nmea", path, garbage.path)
-        try mock.drive("cell", path, "262,01,0,1A60103,2B67")  // a later update: the garbage was handled before it
+        try await mock.drive("nmea", path, garbage.path)
+        try await mock.drive("cell", path, "262,01,0,1A60103,2B67")  // a later update: the garbage was handled before it
         try await eventually("the modem's serving cell") { await modem(path)?.servingCell != nil }
         #expect(source.fixCount == expected.count)
 
@@ -97,7 +98,7 @@ struct ModemManagerTests {
 
     @Test func aModemWithOnlyGPSRawGivesOneFixPerNewTime() async throws {
         // Capabilities 3GPP_LAC_CI | GPS_RAW: no NMEA.
-        let path = try mock.drive("add", "--capabilities", "3")
+        let path = try await mock.drive("add", "--capabilities", "3")
         try await session.start()
         try await eventually("the modem") { await modem(path)?.capabilities == [.threeGPPCell, .gpsRaw] }
         let events = Recorder<SourceEvent>()
@@ -109,7 +110,7 @@ struct ModemManagerTests {
         // The BU-353-S4 log's first GGA (030719.000, 3747.0873 S, 17518.8938 E, 59.9 m) as ModemManager gives it.
         let first = #"{"utc-time": "030719.000", "latitude": -37.784788333, "longitude": 175.314896667, "#
             + #""altitude": 59.9}"#
-        try mock.drive("raw", path, first)
+        try await mock.drive("raw", path, first)
         _ = try await events.wait(for: 1)
         guard case .fix(let fix) = events.values[0] else {
             Issue.record("expected a fix, got \(events.values[0])")
@@ -129,12 +130,12 @@ struct ModemManagerTests {
         #expect(fix.timestamp == nearest)
 
         // The same dictionary again (the cell changed, say): nothing new. Bad ones: counted, no fix, no crash.
-        try mock.drive("raw", path, first)
-        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": 91.0, "longitude": 175.3}"#)
-        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.78, "longitude": 175}"#)
-        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": "nan", "longitude": 175.3}"#)
-        try mock.drive("raw", path, #""not a dictionary""#)
-        try mock.drive("raw", path, #"{"latitude": -37.78, "longitude": 175.3}"#)
+        try await mock.drive("raw", path, first)
+        try await mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": 91.0, "longitude": 175.3}"#)
+        try await mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.78, "longitude": 175}"#)
+        try await mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": "nan", "longitude": 175.3}"#)
+        try await mock.drive("raw", path, #""not a dictionary""#)
+        try await mock.drive("raw", path, #"{"latitude": -37.78, "longitude": 175.3}"#)
         do {
             try await eventually("five rejections") { source.rawRejectedCount == 5 }
         } catch {
@@ -143,7 +144,7 @@ struct ModemManagerTests {
         }
         #expect(source.lastRawProblem == "GPS_RAW: no utc-time string")
         // A new time: the second fix.
-        try mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.7847916, "longitude": 175.3148966}"#)
+        try await mock.drive("raw", path, #"{"utc-time": "030720.000", "latitude": -37.7847916, "longitude": 175.3148966}"#)
         _ = try await events.wait(for: 2)
         #expect(source.fixCount == 2)
         let fixes = events.values.compactMap { event -> Fix? in if case .fix(let fix) = event { fix } else { nil } }
@@ -160,7 +161,7 @@ struct ModemManagerTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tablePath = scratch.appendingPathComponent("cells.sqlite").path
         _ = try CellTableImporter.importCSV(from: CellFixtures.csv, into: tablePath)
-        let path = try mock.drive("add")
+        let path = try await mock.drive("add")
         try await session.start()
         try await eventually("the modem") { await modem(path)?.capabilities != nil }
 
@@ -173,7 +174,7 @@ struct ModemManagerTests {
         #expect(try await setupCalls(path) == [[1, 1]])  // 3GPP_LAC_CI only: GNSS stays off
 
         // The template's modem is on LTE (AccessTechnologies 1<<14): the TAC is the area.
-        try mock.drive("cell", path, "262,01,0,1A60103,2B67")
+        try await mock.drive("cell", path, "262,01,0,1A60103,2B67")
         _ = try await events.wait(for: 1)
         let served = CellIdentity(radio: .lte, mcc: 262, mnc: 1, lac: 0, cellID: 0x1A60103, tac: 0x2B67)
         #expect(source.lastFixOrigin == "E1750 (\(path)), cell \(served)")
@@ -182,13 +183,13 @@ struct ModemManagerTests {
         #expect(await modem(path)?.servingCell == CellIdentity(radio: .lte, mcc: 262, mnc: 1, lac: 0, cellID: 0x1A60103,
             tac: 0x2B67))
         // The same cell again: nothing new. A new serving cell: a new fix.
-        try mock.drive("cell", path, "262,01,0,1A60103,2B67")
-        try mock.drive("cell", path, "262,01,0,1A60104,2B68")
+        try await mock.drive("cell", path, "262,01,0,1A60103,2B67")
+        try await mock.drive("cell", path, "262,01,0,1A60104,2B68")
         _ = try await events.wait(for: 2)
         #expect(events.values[1] == .fix(Fix(latitude: 52.51, longitude: 13.39, horizontalAccuracy: 1_000,
             timestamp: scheduler.wallNow)))
         // A cell no table knows: no fix, and the status says so.
-        try mock.drive("cell", path, "262,01,0,1A60105,2B68")
+        try await mock.drive("cell", path, "262,01,0,1A60105,2B68")
         _ = try await events.wait(for: 3)
         guard case .unavailable(let reason) = events.values[2] else {
             Issue.record("expected unavailable, got \(events.values[2])")
@@ -197,7 +198,7 @@ struct ModemManagerTests {
         #expect(reason.contains("unknown"))
         #expect(source.lastProblem?.contains("not in the cell table") == true)
         // Garbage from the modem: a clear reason, no crash.
-        try mock.drive("cell", path, "262,01,FFFE,1,0")
+        try await mock.drive("cell", path, "262,01,FFFE,1,0")
         _ = try await events.wait(for: 4)
         #expect(events.values[3] == .unavailable(reason: "3GPP location '262,01,FFFE,1,0': LAC FFFE is reserved (no valid location area)"))
         source.stop()
@@ -210,7 +211,7 @@ struct ModemManagerTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let tablePath = scratch.appendingPathComponent("cells.sqlite").path
         _ = try CellTableImporter.importCSV(from: CellFixtures.csv, into: tablePath)
-        let path = try mock.drive("add", "--quiet")
+        let path = try await mock.drive("add", "--quiet")
         try await session.start()
         try await eventually("the modem") { await modem(path)?.capabilities != nil }
         let events = Recorder<SourceEvent>()
@@ -220,7 +221,7 @@ struct ModemManagerTests {
         source.start { events.append($0) }
         try await eventually("Setup") { await modem(path)?.enabled == .threeGPPCell }
         #expect(await modem(path)?.signalsLocation == false)
-        try mock.drive("cell", path, "262,01,0,1A60103,2B67")
+        try await mock.drive("cell", path, "262,01,0,1A60103,2B67")
         // Nothing is signalled; the next poll (the injected clock, 1 s) reads it with GetLocation.
         #expect(events.values.isEmpty)
         scheduler.advance(by: 1)
@@ -236,7 +237,7 @@ struct ModemManagerTests {
 
     @Test func refusedLockedRemovedAndRestarting() async throws {
         // Setup refused (polkit): a clear state, no retry loop.
-        let path = try mock.drive("add", "--refuse")
+        let path = try await mock.drive("add", "--refuse")
         try await session.start()
         try await eventually("the modem") { await modem(path)?.capabilities != nil }
         let events = Recorder<SourceEvent>()
@@ -253,15 +254,15 @@ struct ModemManagerTests {
         // ModemManager restarts (a new unique name, no modems); a locked modem appears: listed, never set up.
         try await mock.start()
         try await eventually("no modem after the restart") { await session.status.isEmpty }
-        let locked = try mock.drive("add", "--state", "2")
+        let locked = try await mock.drive("add", "--state", "2")
         try await eventually("the locked modem") { await modem(locked)?.state == .locked }
         #expect(await modem(locked)?.problem == "modem locked (SIM locked)")
         #expect(try await setupCalls(locked).isEmpty)
         // Unlocked (enabled): now it is set up for the waiting client.
-        try mock.drive("state", locked, "6")
+        try await mock.drive("state", locked, "6")
         try await eventually("Setup after unlocking") { try await setupCalls(locked).count == 1 }
         // Removed in the middle: gone from the list, the source says so.
-        try mock.drive("remove", locked)
+        try await mock.drive("remove", locked)
         try await eventually("the removal") { await session.status.isEmpty }
         try await eventually("no modem") {
             events.values.contains(.unavailable(reason: "no modem (ModemManager has none, or is not running)"))
@@ -269,7 +270,7 @@ struct ModemManagerTests {
 
         // A modem without the Location interface: listed, capabilities nil.
         try await mock.start()
-        let plain = try mock.drive("add", "--no-location")
+        let plain = try await mock.drive("add", "--no-location")
         try await eventually("the plain modem") { await modem(plain) != nil }
         #expect(await modem(plain)?.capabilities == nil)
         source.stop()

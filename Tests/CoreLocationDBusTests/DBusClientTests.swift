@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The D-Bus layer against a real, private dbus-daemon and python-dbusmock services.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct DBusClientTests {
     static let name = "org.corelocation.Test"
     static let path = "/org/corelocation/Test"

@@ -4,15 +4,15 @@ import Foundation
 import Testing
 
 /// Exported objects answering calls from other peers: a Python (dbus-python) caller and another DBusClient.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct DBusExportTests {
     static let path = "/org/corelocation/Exported"
     static let interface = "org.corelocation.Calc1"
 
     /// Runs a dbus-python snippet on the bus (`sys.argv[1:]` are `arguments`); returns its output.
-    private func python(_ bus: PrivateBus, _ code: String, _ arguments: [String]) throws -> String {
+    private func python(_ bus: PrivateBus, _ code: String, _ arguments: [String]) async throws -> String {
         let script = "import sys, dbus\nbus = dbus.SystemBus()\n" + code
-        let result = try bus.runScript("-c", arguments: [script] + arguments)
+        let result = try await bus.runScript("-c", arguments: [script] + arguments)
         #expect(result.status == 0, "\(result.output)")
         return result.output
     }
@@ -21,7 +21,7 @@ struct DBusExportTests {
     private static let callScript = """
         proxy = bus.get_object(sys.argv[1], sys.argv[2], introspect=False)
         try:
-            reply = proxy.get_dbus_method(sys.argv[4], sys.argv[3])(*[dbus.Int32(int(a)) for a in sys.argv[5:]])
+            reply = proxy.get_dbus_method(sys.argv[4], sys.argv[3])(*[dbus.Int32(int(a)) for a in sys.argv[5:]], timeout=120)
             print('reply', reply)
         except dbus.exceptions.DBusException as error:
             print('error', error.get_dbus_name(), error.get_dbus_message())
@@ -51,7 +51,7 @@ struct DBusExportTests {
         let export = try server.export(path: Self.path, calculator(calls))
         let name = server.uniqueName
 
-        #expect(try python(bus, Self.callScript, [name, Self.path, Self.interface, "Add", "40", "2"]) == "reply 42\n")
+        #expect(try await python(bus, Self.callScript, [name, Self.path, Self.interface, "Add", "40", "2"]) == "reply 42\n")
         #expect(calls.values.count == 1)
         #expect(calls.values.first?.arguments == [.int32(40), .int32(2)])
         #expect(calls.values.first?.path == Self.path)
@@ -59,20 +59,20 @@ struct DBusExportTests {
         #expect(calls.values.first?.sender != name)
         #expect(calls.values.first?.expectsReply == true)
 
-        let divided = try python(bus, Self.callScript, [name, Self.path, Self.interface, "Divide", "1", "0"])
+        let divided = try await python(bus, Self.callScript, [name, Self.path, Self.interface, "Divide", "1", "0"])
         #expect(divided == "error org.corelocation.Error.DivideByZero no dividing by zero\n")
-        let unknown = try python(bus, Self.callScript, [name, Self.path, Self.interface, "Multiply", "2"])
+        let unknown = try await python(bus, Self.callScript, [name, Self.path, Self.interface, "Multiply", "2"])
         #expect(unknown.hasPrefix("error org.freedesktop.DBus.Error.UnknownMethod no method \(Self.interface).Multiply"))
-        let bad = try python(bus, Self.callScript, [name, Self.path, Self.interface, "Bad"])
+        let bad = try await python(bus, Self.callScript, [name, Self.path, Self.interface, "Bad"])
         #expect(bad == "error org.freedesktop.DBus.Error.Failed oops\n", "an invalid error name becomes Failed")
 
         // Not a subtree: a path below is not ours.
-        let below = try python(bus, Self.callScript, [name, Self.path + "/child", Self.interface, "Add", "1"])
+        let below = try await python(bus, Self.callScript, [name, Self.path + "/child", Self.interface, "Add", "1"])
         #expect(below.hasPrefix("error org.freedesktop.DBus.Error.UnknownMethod"), "\(below)")
         #expect(calls.values.count == 4)
 
         export.cancel()
-        let gone = try python(bus, Self.callScript, [name, Self.path, Self.interface, "Add", "1", "1"])
+        let gone = try await python(bus, Self.callScript, [name, Self.path, Self.interface, "Add", "1", "1"])
         #expect(gone.hasPrefix("error org.freedesktop.DBus.Error.UnknownMethod"), "\(gone)")
         #expect(calls.values.count == 4, "a cancelled export hears nothing")
         server.close()
@@ -166,7 +166,7 @@ struct DBusExportTests {
             show('other', lambda: dbus.Interface(child, 'org.example.Other1').Activate())
             show('nobody', lambda: dbus.Interface(bus.get_object(name, root + '/nobody', introspect=False), 'org.example.Monitor1').Activate())
             """
-        let output = try python(bus, script, [server.uniqueName, root])
+        let output = try await python(bus, script, [server.uniqueName, root])
         let lines = output.split(separator: "\n").map(String.init)
         #expect(lines == [
             "object \(root)/monitor0 org.example.Monitor1 or_patterns [(0, 255, '4c00')]",

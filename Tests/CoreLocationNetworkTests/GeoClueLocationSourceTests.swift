@@ -8,7 +8,7 @@ import Testing
 
 /// The GeoClue source against a GeoClue 2 mock (Fixtures/geoclue/geoclue2.py: python-dbusmock with GeoClue's real
 /// names) on a private bus: the client it makes, the fixes it reads, GeoClue absent, stopping and coming back.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct GeoClueLocationSourceTests {
     static let template = Fixtures.directory.appendingPathComponent("geoclue/geoclue2.py").path
 

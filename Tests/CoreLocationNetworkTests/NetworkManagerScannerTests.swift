@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// NetworkManager's access points over D-Bus: python-dbusmock's networkmanager template on a private bus.
-@Suite(.enabled(if: PrivateBus.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+@Suite(.enabled(if: PrivateBus.isAvailable, "needs Debian packages dbus and python3-dbusmock"))
 struct NetworkManagerScannerTests {
     static let manager = "/org/freedesktop/NetworkManager"
 

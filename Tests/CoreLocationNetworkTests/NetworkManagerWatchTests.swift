@@ -10,7 +10,8 @@ import Testing
 /// private bus emits AccessPointAdded/AccessPointRemoved; the source sends the changed scan once the burst settles
 /// (0.5 s of the manual clock; its interval is an hour, so only a signal can cause a request) to the geolocate
 /// stand-in, which records every request.
-@Suite(.enabled(if: PrivateBus.isAvailable && GeolocateStandIn.isAvailable, "needs dbus-daemon, dbusmock, python3"))
+@Suite(.enabled(if: PrivateBus.isAvailable && GeolocateStandIn.isAvailable,
+    "needs Debian packages dbus, python3-dbusmock and python3"))
 struct NetworkManagerWatchTests {
     static let manager = "/org/freedesktop/NetworkManager"
     static let mock = "org.freedesktop.DBus.Mock"

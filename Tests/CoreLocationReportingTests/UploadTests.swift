@@ -186,4 +186,13 @@ import Testing
         #expect(osm.url == "http://traccar:5055/")
         #expect(osm.device == "123456")
     }
+
+    /// Credentials from a file or the environment (not the URL): `X-Limit-U` follows their user unless `u` named one.
+    @Test func credentialsGivenApart() throws {
+        let plain = try ReportEndpoint.parse("owntracks+http://host:8083/pub").authenticated(user: "ann", password: "x")
+        #expect(plain.user == "ann" && plain.password == "x" && plain.limitUser == "ann")
+        let named = try ReportEndpoint.parse("owntracks+http://host:8083/pub?u=family")
+            .authenticated(user: "ann", password: "x")
+        #expect(named.limitUser == "family")
+    }
 }

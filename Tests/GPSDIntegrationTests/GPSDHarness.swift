@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// A real gpsd reading a loopback NMEA feed, and a `LocationRuntime` whose only source is a
 /// `GPSDLocationSource` pointed at it, on real time (`DispatchScheduler`). Delegate calls wait on a
@@ -17,7 +18,7 @@ final class GPSDHarness {
     private(set) var gpsd: GPSDProcess?
     let scheduler = DispatchScheduler()
     let source: GPSDLocationSource
-    let runtime: LocationRuntime
+    let runtime: EngineHost
     let target = CallbackTarget.manual()
     static let appID = "org.example.gpsd-tests"
 
@@ -44,7 +45,7 @@ final class GPSDHarness {
         )
         var configuration = LocationEngine.Configuration()
         configuration.locationUnknownTimeout = locationUnknownTimeout
-        runtime = LocationRuntime(
+        runtime = EngineHost(
             sources: [source], scheduler: scheduler, authorization: authorization, configuration: configuration,
             logger: logger
         )

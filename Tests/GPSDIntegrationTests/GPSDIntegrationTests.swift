@@ -10,7 +10,7 @@ import Testing
 /// and CLLocationUpdate. Expected values come from the NMEA sentences (`Walk.expected`), not from
 /// our code. Skipped only when the gpsd binary is absent (CI installs Debian's gpsd).
 @Suite(
-    .serialized, .enabled(if: gpsdPath != nil, "gpsd is not installed (apt-get install gpsd); skipping real-gpsd tests")
+    .serialized, .enabled(if: gpsdPath != nil, "needs Debian package gpsd")
 )
 struct GPSDIntegrationTests {
     static let epochInterval = 0.1

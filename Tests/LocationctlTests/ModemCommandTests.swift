@@ -4,7 +4,8 @@ import Testing
 /// The built `locationctl` against python-dbusmock's ModemManager (`ModemBus`, `CORELOCATION_MODEM_BUS`):
 /// `sources` lists the mock's modems, and `track --source modem:gnss` prints the fixes of a recorded NMEA log fed
 /// through the mock, equal to the same log through `--source nmea:FILE` (docs/decisions/0035).
-@Suite(.serialized, .enabled(if: ModemBus.isAvailable, "needs dbus-daemon and PyPI python-dbusmock 0.38"))
+@Suite(.serialized, .enabled(if: ModemBus.isAvailable,
+    "needs Debian package dbus and PyPI python-dbusmock 0.38 (.ci/run puts it in .build/dbusmock-0.38)"))
 struct ModemCommandTests {
     static let log = ModemBus.fixtures.appendingPathComponent("globalsat-bu353s4.nmea").path
 

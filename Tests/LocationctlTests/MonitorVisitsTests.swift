@@ -1,46 +1,9 @@
+import CoreLocationGPSDTestSupport
 import Foundation
 import Testing
 
-/// A GPX walk on the equator: 300 m east in 2.8 m steps every 2 s, `stay` seconds standing, 300 m on.
-/// Along the equator a longitude step of 2.8 m is 2.8 / (6 378 137 · π/180) degrees.
-private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Double) {
-    let step = 2.8 / (6_378_137 * Double.pi / 180)
-    var points: [(Double, Double)] = []
-    var longitude = 0.0
-    var time = 0.0
-    for _ in 0..<107 {
-        longitude += step
-        points.append((longitude, time))
-        time += 2
-    }
-    let stopAt = time
-    for _ in 0..<(stay / 2) {
-        points.append((longitude, time))
-        time += 2
-    }
-    let leaveAt = time - 2
-    for _ in 0..<107 {
-        longitude += step
-        points.append((longitude, time))
-        time += 2
-    }
-    let start = Date(timeIntervalSince1970: 1_700_000_000)
-    let format = Date.ISO8601FormatStyle()
-    let body = points.map { lon, t in
-        "<trkpt lat=\"0\" lon=\"\(lon)\"><time>\(start.addingTimeInterval(t).formatted(format))</time></trkpt>"
-    }.joined(separator: "\n")
-    return (
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="LocationctlTests" xmlns="http://www.topografix.com/GPX/1/1">
-        <trk><trkseg>
-        \(body)
-        </trkseg></trk>
-        </gpx>
-
-        """, stopAt, leaveAt
-    )
-}
+/// The walk of the visit tests (`ErrandWalk`), with this target's name as its creator.
+private func errandGPX(stay: Int) -> ErrandWalk { ErrandWalk(stay: stay, creator: "LocationctlTests") }
 
 @Suite struct MonitorVisitsTests {
     @Test func visitsComeOutAsJSONLinesWithBothDates() async throws {
@@ -51,8 +14,7 @@ private func errandGPX(stay: Int) -> (gpx: String, stopAt: Double, leaveAt: Doub
             "monitor", "--visits", "--simulate", path, "--speed", "max", "--format", "json")
         #expect(run.status == 0, "\(run)")
         let visits = try run.lines.map(jsonObject).filter { $0["event"] as? String == "visit" }
-        #expect(visits.count == 2, "\(run)")
-        guard visits.count == 2 else { return }
+        try #require(visits.count == 2, "\(run)")
         // At --speed max each fix carries its recorded time.
         let parse = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         func date(_ value: Any?) throws -> Date { try parse.parse(try #require(value as? String)) }

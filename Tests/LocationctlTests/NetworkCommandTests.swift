@@ -46,4 +46,21 @@ import Testing
         #expect(object["longitude"] as? Double == -0.0931)
         #expect(object["horizontalAccuracy"] as? Double == 100_000)
     }
+
+    /// `--source ip:` naming a database that is not there: the first thing on standard error is the path looked at
+    /// and how to get a database (decision 0060), then the usual "no location" and exit 69.
+    @Test func aMissingIPDatabaseSaysWhatIsMissingAndHowToGetIt() async throws {
+        let sandbox = try Sandbox()
+        let extra = ["CORELOCATION_NETWORK_SETTINGS": sandbox.directory.appendingPathComponent("network.json").path]
+        let authorize = try await sandbox.locationctl("authorize", "locationctl", "when-in-use", extra: extra)
+        #expect(authorize.status == 0, "\(authorize)")
+        let missing = sandbox.directory.appendingPathComponent("not-installed.mmdb").path
+        let run = try await sandbox.locationctl(
+            "locate", "--source", "ip:\(missing)?address=81.2.69.160", "--accuracy", "3km", extra: extra)
+        #expect(run.status == 69, "\(run)")
+        let first = try #require(run.stderr.split(separator: "\n").first.map(String.init), "\(run)")
+        #expect(first.hasPrefix("\(missing): no such IP database"), "\(run)")
+        #expect(first.contains("scripts/fetch-ip-database.sh"), "\(run)")
+        #expect(run.stderr.contains("kCLErrorLocationUnknown"), "\(run)")
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 /// `locationctl render` draws an SVG; a real browser (headless chromium) opens it, and the pixels of
 /// its screenshot must show each element where its coordinates say. The expected pixel positions
 /// come from this file's own Web Mercator (EPSG:3857) fitted to `--bounds`, not from the tool's code.
-@Suite(.enabled(if: Browser.path != nil, "needs Debian's chromium (installed by .ci/run)"))
+@Suite(.enabled(if: Browser.path != nil, "needs Debian package chromium"))
 struct RenderTests {
     /// EPSG:3857 world coordinates in [0, 1], y down.
     static func mercator(_ latitude: Double, _ longitude: Double) -> (x: Double, y: Double) {

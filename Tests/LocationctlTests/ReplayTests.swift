@@ -120,11 +120,11 @@ import Testing
             let path = try sandbox.write(await Self.generated { Self.nmeaLog(epochs: count) }, to: "log\(count).nmea")
             let run = try await Self.peakMemory(
                 ["track", "--source", "nmea:\(path)", "--speed", "max", "--format", "csv"], sandbox: sandbox)
-            #expect(run.status == 0)
+            #expect(run.status == 0, "locationctl's exit status at \(count) epochs (peak \(run.kilobytes) KiB)")
             peaks.append(run.kilobytes)
             try FileManager.default.removeItem(atPath: path)
         }
-        #expect(peaks[0] > 0)
+        #expect(peaks[0] > 0, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
         #expect(peaks.allSatisfy { $0 <= 160 * 1_024 }, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
         #expect(peaks[1] <= peaks[0] + 8_192, "peak KiB at 10^4 and 10^5 epochs: \(peaks)")
     }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `locationctl report` end to end: the built binary, the receiving test server, the queue file.
 @Suite struct ReportCommandTests {
@@ -81,15 +84,35 @@ import Testing
         #expect(times == times.sorted(), "oldest first")
     }
 
-    @Test func badCredentialsStopWithExit77() async throws {
+    /// Credentials come from a file only its owner reads, or the environment (issue 37): the right ones are
+    /// accepted by the server, wrong ones stop with exit 77 (401), and a URL carrying a password or a file others
+    /// may read is refused before anything is sent.
+    @Test func credentialsComeFromAFileOrTheEnvironmentNeverTheURL() async throws {
         let sandbox = try Sandbox()
         let server = try await ReceivingServer(["--user", "alice", "--password", "right"])
         defer { server.stop() }
-        let run = try await sandbox.run(
-            .locationctl, Self.drive + ["--to", "owntracks+http://alice:wrong@127.0.0.1:\(server.port)/pub"])
-        #expect(run.status == 77, "\(run)")
-        #expect(run.stderr.contains("refused the credentials (401)"), "\(run)")
-        #expect(try server.stored().isEmpty)
+        let url = "owntracks+http://127.0.0.1:\(server.port)/pub"
+
+        let file = try sandbox.write("alice:right\n", to: "credentials")
+        #expect(chmod(file, 0o600) == 0)
+        let right = try await sandbox.run(.locationctl, Self.drive + ["--to", url, "--credentials", file])
+        #expect(right.status == 0, "\(right)")
+        #expect(try !server.stored().isEmpty, "\(right)")
+
+        let wrong = try await sandbox.run(
+            .locationctl, Self.drive + ["--to", url], extra: ["CORELOCATION_REPORT_CREDENTIALS": "alice:wrong"])
+        #expect(wrong.status == 77, "\(wrong)")
+        #expect(wrong.stderr.contains("refused the credentials (401)"), "\(wrong)")
+
+        let inURL = try await sandbox.run(
+            .locationctl, Self.drive + ["--to", "owntracks+http://alice:right@127.0.0.1:\(server.port)/pub"])
+        #expect(inURL.status == 64, "\(inURL)")
+        #expect(inURL.stderr.contains("--to carries a password"), "\(inURL)")
+
+        #expect(chmod(file, 0o644) == 0)
+        let open = try await sandbox.run(.locationctl, Self.drive + ["--to", url, "--credentials", file])
+        #expect(open.status == 64, "\(open)")
+        #expect(open.stderr.contains("may be read by others (mode 644): chmod 600 it"), "\(open)")
     }
 
     /// Decision 0054 end to end: a GPX whose logger falls silent for 7 minutes after a walk (as a logger

@@ -1,5 +1,6 @@
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
+import CoreLocationRuntime
 import Foundation
 import Synchronization
 import Testing
@@ -14,7 +15,7 @@ import Testing
         let connection = try DaemonConnection.connect(path: harness.socket, label: "events", timeout: 5)
         connection.startReading { message in
             if case let .event(sequence, .authorization(authorization, _)) = message {
-                events.withLock { $0.append(authorization) }
+                events.withLock { $0.append(ClientAuthorization(authorization)) }
                 if let sequence { connection.send(.acknowledge(sequence: sequence)) }
             }
         }

@@ -89,9 +89,10 @@ import Glibc
 
     @Test func killedAppIsRelaunchedAndHearsTheEntryOnce() async throws {
         let harness = try DaemonHarness()
-        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
-        // drive enters, which took over 8 s in a full parallel run on 2 cores.
-        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
+        // 60 s outside (120 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores, and over 30 s on one loaded with
+        // builds besides (this test's task waited that long for a pool thread).
+        let track = try Self.track(in: harness, outside: 120, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
@@ -103,7 +104,7 @@ import Glibc
         #expect(Self.events(log).isEmpty, "the app was killed before the drive reached the region")
 
         // The drive enters the region; locationd starts the app, which hears the entry.
-        #expect(await Self.wait(timeout: 60) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
+        #expect(await Self.wait(timeout: 120) { Self.events(log) == ["enter"] }, "\(Self.lines(log))\n\(harness.logText)")
         let launches = Self.launches(log)
         #expect(launches.count == 2)
         #expect(launches.last?.reason == "location", "the launch reason reaches the app")
@@ -122,12 +123,17 @@ import Glibc
     @Test func killsAtRandomMomentsLoseAndDuplicateNothing() async throws {
         let harness = try DaemonHarness()
         let cycles = 10
-        let track = try Self.track(in: harness, outside: 6, cycles: cycles)
+        // 20 s outside (40 recorded seconds at speed 2) before the first entry: the app must have started and
+        // registered its region by then, or it registers inside and rightly hears no entry (a loaded system half
+        // took longer than the 3 s this was).
+        let track = try Self.track(in: harness, outside: 40, cycles: cycles)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.background")
         let log = harness.directory + "/app.log"
         defer { Self.killAll(log) }
         _ = try RunningApp(harness, Self.appArguments(log: log), extra: ["CORELOCATION_INFO_PLIST": plist])
+        // Kills start once locationd knows the app: a kill before it registered would leave nothing to relaunch.
+        #expect(await Self.wait(timeout: 15) { await Self.background(harness)?.targets.first?.state == "running" })
         let kills = await Self.killAtRandomMoments(log) { Self.events(log).count >= 2 * cycles }
         #expect(await Self.wait(timeout: 30) { Self.events(log).count >= 2 * cycles })
         await Polling.pause(1)
@@ -141,9 +147,10 @@ import Glibc
     /// An executable replaced since it registered is never launched; the status says why.
     @Test func replacedExecutableIsNeverLaunched() async throws {
         let harness = try DaemonHarness()
-        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
-        // drive enters, which took over 8 s in a full parallel run on 2 cores.
-        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
+        // 60 s outside (120 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores, and over 30 s on one loaded with
+        // builds besides (this test's task waited that long for a pool thread).
+        let track = try Self.track(in: harness, outside: 120, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.replaced")
         let log = harness.directory + "/app.log"
@@ -159,7 +166,7 @@ import Glibc
         try FileManager.default.removeItem(atPath: copy)
         try "#!/bin/sh\necho impostor >> \(log)\n".write(toFile: copy, atomically: false, encoding: .utf8)
         chmod(copy, 0o755)
-        #expect(await Self.wait(timeout: 60) { await Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
+        #expect(await Self.wait(timeout: 120) { await Self.background(harness)?.targets.first?.pending ?? 0 > 0 })
         #expect(await Self.wait(timeout: 10) { await Self.background(harness)?.targets.first?.state == "replaced" })
         await Polling.pause(2)
         #expect(!Self.lines(log).contains("impostor"))
@@ -201,9 +208,10 @@ import Glibc
     /// hears them.
     @Test func relaunchSwitchedOffAndOnAgain() async throws {
         let harness = try DaemonHarness()
-        // 30 s outside (60 recorded seconds at speed 2): the app must start, register and be killed before the
-        // drive enters, which took over 8 s in a full parallel run on 2 cores.
-        let track = try Self.track(in: harness, outside: 60, cycles: 0, endInside: true)
+        // 60 s outside (120 recorded seconds at speed 2): the app must start, register and be killed before the
+        // drive enters, which took over 8 s in a full parallel run on 2 cores, and over 30 s on one loaded with
+        // builds besides (this test's task waited that long for a pool thread).
+        let track = try Self.track(in: harness, outside: 120, cycles: 0, endInside: true)
         try await harness.start(Self.daemonArguments(track: track))
         let plist = try harness.infoPlist(bundle: "org.example.switched")
         let log = harness.directory + "/app.log"
@@ -214,7 +222,7 @@ import Glibc
         #expect(off.status == 0, "\(off.stderr)")
         kill(app.process.processIdentifier, SIGKILL)
         _ = await RunningApp.waitGone(app.process.processIdentifier, timeout: 5)
-        #expect(await Self.wait(timeout: 60) { await Self.background(harness)?.targets.first?.pending == 1 })
+        #expect(await Self.wait(timeout: 120) { await Self.background(harness)?.targets.first?.pending == 1 })
         #expect(await Self.background(harness)?.targets.first?.state == "off")
         await Polling.pause(2)
         #expect(Self.launches(log).count == 1)

@@ -95,9 +95,17 @@ import Glibc
         #expect(status?.targets.first?.pending == changes + visits)
         #expect(BackgroundRelaunchTests.launches(log).count == 1, "switched off: not relaunched")
 
-        // The drive's moves ended well before now: fixes older than this are stored changes; the
-        // relaunched app's first live fix (the service's usual one) is newer.
-        let movesEnded = Date().timeIntervalSince1970 - 6
+        // The stored changes are told from the relaunched app's first live fix (the service's usual one) by their
+        // fix times, which are the simulation's (decision 0062's replay rule: at speed 2 a fix carries the wall
+        // clock at playback second 0 plus its recorded seconds, so it runs ahead of the wall clock; comparing
+        // with the wall clock now, as this test did before that rule, counted none). The app's first fix is
+        // recorded second 0 (the drive starts when the app asks); the moves end at recorded second still + 40,
+        // and the relaunch comes after the wall-clock pause above, at recorded second still + 72 or later.
+        let firstFix = try #require(
+            BackgroundRelaunchTests.lines(log).first { $0.hasPrefix("location ") }
+                .flatMap { $0.split(separator: " ").dropFirst(4).first }.flatMap { Double($0) },
+            "\(BackgroundRelaunchTests.lines(log))")
+        let movesEnded = firstFix + Double(still + 40) + 6
         let on = try await harness.run("locationctl", ["background", "on", bundle])
         #expect(on.status == 0, "\(on.stderr)")
         // Relaunched: the stored changes and visits arrive.

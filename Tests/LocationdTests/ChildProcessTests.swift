@@ -19,7 +19,8 @@ import Testing
     @Test func anExitIsSeenWhileAChildThatClosedItsDescriptorsRuns() async throws {
         let closer = ChildProcess()
         closer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        closer.arguments = ["-c", "import os, time; os.closerange(3, 65536); time.sleep(30)"]
+        // It lives until the test kills it (the defer): a loaded run slower than 30 s must not see it end first.
+        closer.arguments = ["-c", "import os, time; os.closerange(3, 65536); time.sleep(600)"]
         try closer.run()
         defer { ChildProcess.kill(closer) }
         await Polling.pause(0.3)
@@ -40,7 +41,8 @@ import Testing
         listing.standardOutput = output
         try listing.run()
         let text = await ChildProcess.firstLine(of: output.fileHandleForReading) ?? ""
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let reader = output.fileHandleForReading
+        let rest = try await Polling.onOwnThread { reader.readDataToEndOfFile() }
         let descriptors = (text + String(decoding: rest, as: UTF8.self)).split(whereSeparator: \.isWhitespace)
         // The shell's 0, 1, 2 and the one `ls` reads the directory through (its own, 3 or above).
         #expect(descriptors.prefix(3) == ["0", "1", "2"], "\(descriptors)")

@@ -112,19 +112,25 @@ final class DaemonHarness: Sendable {
 
     /// Reads frames until the daemon closes or `limit` frames arrived (bounded by a 10 s timeout).
     static func readMessages(_ fd: Int32, limit: Int = 100) -> (messages: [DaemonMessage], closed: Bool) {
+        let (frames, closed) = readFrames(fd, limit: limit)
+        return (frames.compactMap { try? DaemonProtocol.decode(DaemonMessage.self, from: $0) }, closed)
+    }
+
+    /// The frames the daemon writes, as they come, until it closes or `limit` arrived.
+    static func readFrames(_ fd: Int32, limit: Int = 100) -> (frames: [[UInt8]], closed: Bool) {
         UnixSocket.setReceiveTimeout(fd, seconds: 10)
         var decoder = FrameDecoder()
-        var messages: [DaemonMessage] = []
-        while messages.count < limit {
+        var frames: [[UInt8]] = []
+        while frames.count < limit {
             while let frame = try? decoder.next() {
-                if let message = try? DaemonProtocol.decode(DaemonMessage.self, from: frame) { messages.append(message) }
-                if messages.count >= limit { return (messages, false) }
+                frames.append(frame)
+                if frames.count >= limit { return (frames, false) }
             }
             let bytes = UnixSocket.readSome(fd)
-            if bytes.isEmpty { return (messages, true) }
+            if bytes.isEmpty { return (frames, true) }
             decoder.append(bytes)
         }
-        return (messages, false)
+        return (frames, false)
     }
 
     static func hello(version: Int = DaemonProtocol.version) throws -> [UInt8] {

@@ -60,14 +60,16 @@ import Testing
         let before = app.count("location")
         try await harness.start(["--simulate", "drive"])
         #expect(await app.wait { $0.filter { $0.hasPrefix("location ") }.count >= before + 2 }, "\(app.lines.withLock { $0 })")
-        guard case let .status(status) = try statusOf(harness) else { return }
+        let status = try #require(try statusOf(harness), "locationd answered its status request with another reply")
         #expect(status.apps.map(\.app).contains("org.example.updates"))
     }
 
-    func statusOf(_ harness: DaemonHarness) throws -> DaemonReply {
+    /// The daemon's status, nil when it answers something else (the caller's `#require` fails then).
+    func statusOf(_ harness: DaemonHarness) throws -> DaemonStatus? {
         let connection = try DaemonConnection.connect(path: harness.socket, label: "t", timeout: 5)
         connection.startReading { _ in }
         defer { connection.close() }
-        return try connection.request(.status)
+        guard case let .status(status) = try connection.request(.status) else { return nil }
+        return status
     }
 }

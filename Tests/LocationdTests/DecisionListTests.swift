@@ -29,7 +29,8 @@ import Testing
 
     /// Other users are a boundary (decision 0011): uid 65534 sees none of root's decisions and may not set the
     /// system-wide default policy.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+        "needs root and setpriv (Debian package util-linux)"))
     func anotherUserSeesOnlyItsOwnDecisions() async throws {
         let harness = try DaemonHarness()
         try await harness.start(["--simulate", "48.8584,2.2945"])

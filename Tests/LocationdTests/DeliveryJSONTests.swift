@@ -1,5 +1,6 @@
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
+import CoreLocationRuntime
 import CoreLocationSources
 import Foundation
 import Testing
@@ -45,8 +46,8 @@ import Testing
         var generator = SplitMix64(seed: 20_261_124)
         for _ in 0..<5_000 {
             let delivery = Self.randomDelivery(&generator)
-            let expected = try DaemonProtocol.encode(delivery)
-            let written = DeliveryJSON.encode(delivery)
+            let expected = try DaemonProtocol.encode(WireDelivery(delivery))
+            let written = DeliveryJSON.encode(WireDelivery(delivery))
             #expect(
                 written == expected,
                 "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
@@ -62,8 +63,8 @@ import Testing
             horizontalAccuracy: 4.7, verticalAccuracy: 8.1, course: 123.4, speed: 1.23,
             timestamp: Date(timeIntervalSinceReferenceDate: 786_000_000.1), floor: -2, isFromAccessory: true)
         let delivery = Delivery(fixes: [fix, fix], isStationary: true, accuracyLimited: false, isRequestedLocation: true)
-        let written = DeliveryJSON.encode(delivery)
-        #expect(try DaemonProtocol.decode(Delivery.self, from: written) == delivery)
+        let written = DeliveryJSON.encode(WireDelivery(delivery))
+        #expect(Delivery(try DaemonProtocol.decode(WireDelivery.self, from: written)) == delivery)
         #expect(String(decoding: written, as: UTF8.self).contains(#""courseAccuracy":-1,"#))
         #expect(String(decoding: written, as: UTF8.self).contains(#""floor":-2,"#))
     }

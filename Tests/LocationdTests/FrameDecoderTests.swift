@@ -1,5 +1,6 @@
 import CoreLocationDaemonProtocol
 import CoreLocationEngine
+import CoreLocationRuntime
 import Foundation
 import Testing
 
@@ -35,9 +36,21 @@ import Testing
             latitude: 48.8584, longitude: 2.2945, horizontalAccuracy: 5, course: .infinity,
             timestamp: Date(timeIntervalSinceReferenceDate: 785_000_000.25))
         let delivery = Delivery(fixes: [fix], isStationary: false, accuracyLimited: false, isRequestedLocation: false)
-        let message = DaemonMessage.event(sequence: nil, body: .action(.deliver(ClientID(client), delivery)))
-        let spliced = DaemonProtocol.deliveryFrame(client: ClientID(client), encodedDelivery: try DaemonProtocol.encode(delivery))
+        let message = DaemonMessage.event(sequence: nil, body: .client(client, .delivery(WireDelivery(delivery))))
+        let spliced = DaemonProtocol.deliveryFrame(
+            client: client, encodedDelivery: try DaemonProtocol.encode(WireDelivery(delivery)))
         #expect(spliced == (try DaemonProtocol.frame(message)))
         #expect(try DaemonProtocol.decode(DaemonMessage.self, from: Array(spliced.dropFirst(4))) == message)
+    }
+
+    /// The delivery event as docs/locationd-protocol.md writes it, byte for byte: the fast path and the
+    /// encoder both produce it, so neither can change shape alone.
+    @Test func aDeliveryFrameIsTheDocumentedShape() throws {
+        let delivery = WireDelivery(fixes: [], isStationary: true, accuracyLimited: false, isRequestedLocation: false)
+        let expected = Array(
+            (#"{"body":{"client":7,"delivery":{"accuracyLimited":false,"fixes":[],"isRequestedLocation":false,"#
+                + #""isStationary":true},"type":"deliver"},"type":"event"}"#).utf8)
+        #expect(DaemonProtocol.deliveryFrame(client: 7, encodedDelivery: DeliveryJSON.encode(delivery)) == FrameDecoder.frame(expected))
+        #expect(try DaemonProtocol.encode(DaemonMessage.event(sequence: nil, body: .client(7, .delivery(delivery)))) == expected)
     }
 }

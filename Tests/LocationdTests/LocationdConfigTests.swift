@@ -34,7 +34,7 @@ import Testing
 
     /// A user's locationd reads $XDG_CONFIG_HOME/corelocation/locationd.conf by itself (root's is
     /// /etc/corelocation/locationd.conf, which a test must not write).
-    @Test(.enabled(if: getuid() != 0)) func theUsersDefaultFileIsRead() async throws {
+    @Test(.enabled(if: getuid() != 0, "needs a user other than root")) func theUsersDefaultFileIsRead() async throws {
         let harness = try DaemonHarness()
         let directory = harness.directory + "/config/corelocation"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

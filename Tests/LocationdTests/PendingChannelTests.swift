@@ -6,7 +6,8 @@ import Testing
 /// older clients send, and each `CLMonitor` gets its own channel whose one kind is its own name.
 struct PendingChannelTests {
     @Test func olderClientsHandingsStillDecode() throws {
-        let json = #"{"request":{"id":7,"body":{"handingPending":{"sequence":3,"channel":"location"}}}}"#
+        // Version 2's envelope (decision 0068); the channel is the same word older clients sent.
+        let json = #"{"type":"request","id":7,"body":{"type":"handingPending","sequence":3,"channel":"location"}}"#
         let message = try JSONDecoder().decode(ClientMessage.self, from: Data(json.utf8))
         #expect(message == .request(id: 7, body: .handingPending(sequence: 3, channel: .location)))
     }

@@ -21,7 +21,8 @@ import Testing
     /// The main thread and the event loop, made after the priority was set (it must inherit it). The
     /// threads of libdispatch's pool are not checked: libdispatch sets their priority from the work's
     /// QoS when it makes them (the CI met one at 0).
-    @Test(.enabled(if: getuid() == 0)) func theDeliveryPathRunsAtNiceMinusTen() async throws {
+    @Test(.enabled(if: getuid() == 0, "needs root (a negative nice value)"))
+    func theDeliveryPathRunsAtNiceMinusTen() async throws {
         let harness = try DaemonHarness()
         let daemon = try await harness.start(["--simulate", "drive"])
         let threads = Self.threads(of: daemon.processIdentifier)

@@ -46,7 +46,8 @@ import Testing
     }
 
     /// Other users are a boundary: an agent of uid 65534 is never asked about root's apps.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+        "needs root and setpriv (Debian package util-linux)"))
     func anotherUsersAgentIsNeverAsked() async throws {
         let harness = try DaemonHarness()
         try await harness.start(["--simulate", "48.8584,2.2945"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"])
@@ -65,7 +66,9 @@ import Testing
 
     @Test func anAnswerToAPromptNobodyAskedIsRefused() async throws {
         let harness = try DaemonHarness()
-        try await harness.start()
+        // This test process stands in for the agent: the daemon is told it is a Settings executable (decision 0085).
+        let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        try await harness.start(extra: ["CORELOCATION_SETTINGS_EXECUTABLE": runner])
         // An answer to a prompt nobody asked is refused (no agent may decide on its own).
         let connection = try DaemonConnection.connect(path: harness.socket, label: "fake-agent", timeout: 5)
         connection.startReading { _ in }

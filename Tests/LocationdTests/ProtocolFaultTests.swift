@@ -41,9 +41,44 @@ import Testing
         let (messages, closed) = DaemonHarness.readMessages(fd)
         let error = try #require(firstError(messages))
         #expect(error.code == .incompatibleVersion)
-        #expect(error.message.contains("version 1") && error.message.contains("version 99"))
+        #expect(error.message.contains("version \(DaemonProtocol.version)") && error.message.contains("version 99"))
         #expect(closed)
         try stillServes(harness)
+    }
+
+    /// A client of version 1 (Swift's synthesized coding, decision 0068) says hello as it did: the daemon answers
+    /// `incompatible-version` naming both versions in the shape that client reads, and closes.
+    @Test func aVersion1HelloIsRefusedInVersion1sShape() async throws {
+        let harness = try DaemonHarness()
+        try await harness.start()
+        let fd = try harness.rawSocket()
+        defer { close(fd) }
+        #expect(UnixSocket.writeAll(fd, FrameDecoder.frame(Array(#"{"hello":{"_0":{"version":1,"label":"old"}}}"#.utf8))))
+        let (frames, closed) = DaemonHarness.readFrames(fd)
+        #expect(closed)
+        let frame = try #require(frames.first)
+        #expect(frames.count == 1)
+        let error = try JSONDecoder().decode(Version1Error.self, from: Data(frame)).error.payload
+        #expect(error.code == "incompatible-version")
+        #expect(error.message == "locationd speaks protocol version 2; this client speaks version 1")
+        #expect(error.fatal)
+        try stillServes(harness)
+    }
+
+    /// Version 1's error message, as a version-1 client decodes it: `{"error":{"_0":{…}}}`.
+    struct Version1Error: Decodable {
+        struct Case: Decodable {
+            enum CodingKeys: String, CodingKey { case payload = "_0" }
+            var payload: Payload
+        }
+
+        struct Payload: Decodable {
+            var code: String
+            var message: String
+            var fatal: Bool
+        }
+
+        var error: Case
     }
 
     @Test func malformedFirstFrameIsAnErrorAndClose() async throws {

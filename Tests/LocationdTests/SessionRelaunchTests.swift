@@ -34,8 +34,8 @@ import Glibc
         (await BackgroundRelaunchTests.background(harness)?.history ?? []).filter { $0.contains(":\(bundle) ") }
     }
 
-    static func kill(_ log: String) async {
-        guard let pid = BackgroundRelaunchTests.launches(log).last?.pid else { return }
+    static func kill(_ log: String) async throws {
+        let pid = try #require(BackgroundRelaunchTests.launches(log).last?.pid, "no launch logged in \(log)")
         Glibc.kill(pid, SIGKILL)
         _ = await RunningApp.waitGone(pid, timeout: 5)
     }
@@ -97,7 +97,7 @@ import Glibc
         #expect(controlHistory.isEmpty, "\(controlHistory)")
 
         // Killed again while holding the session it made at launch: relaunched again.
-        await Self.kill(heldLog)
+        try await Self.kill(heldLog)
         let killedAgainAt = Date().timeIntervalSince1970
         #expect(
             await DaemonHarness.eventually(timeout: 30) {

@@ -27,7 +27,8 @@ import Testing
         return true
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activator)))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activator),
+        "needs Debian package systemd (systemd-socket-activate)"))
     func servesOnTheSocketSystemdPassed() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locationd-sa-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -27,7 +27,8 @@ import Testing
         return try RunningApp(harness, ["updates", "--seconds", "60"], extra: ["CORELOCATION_INFO_PLIST": plist])
     }
 
-    @Test(.enabled(if: gpsdPath != nil)) func gpsdStartedAfterTheDaemonAndRestartedIsPickedUp() async throws {
+    @Test(.enabled(if: gpsdPath != nil, "needs Debian package gpsd"))
+    func gpsdStartedAfterTheDaemonAndRestartedIsPickedUp() async throws {
         let feed = try NMEAFeed()
         defer { feed.close() }
         let port = try freeLoopbackPort()

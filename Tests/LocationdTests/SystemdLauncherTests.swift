@@ -17,7 +17,8 @@ import Glibc
 /// machine (a container) was not, so the daemon runs in a mount namespace of its own
 /// (`unshare -m`, root only) where a tmpfs over `/run/systemd` holds that directory, beside a
 /// `systemd --user` started for the test; nothing of the host's `/run` changes.
-@Suite(.serialized, .enabled(if: UserManager.available, "needs root, unshare and systemd"))
+@Suite(.serialized, .enabled(if: UserManager.available,
+    "needs root and Debian packages systemd, dbus-user-session and util-linux"))
 struct SystemdLauncherTests {
     @Test func killedAppIsRelaunchedAsATransientUnit() async throws {
         let harness = try DaemonHarness()

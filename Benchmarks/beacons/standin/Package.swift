@@ -11,8 +11,8 @@ let package = Package(
         .target(
             name: "CoreLocationSources",
             dependencies: ["CoreLocationEngine", "CoreLocationGeodesy", .product(name: "Logging", package: "swift-log")]),
-        .systemLibrary(name: "CCoreLocationDBus", pkgConfig: "dbus-1"),
-        .target(name: "CoreLocationDBus", dependencies: ["CCoreLocationDBus", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "CoreLocationDBus", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(
             name: "CoreLocationBeacons",
             dependencies: ["CoreLocationDBus", "CoreLocationSources", .product(name: "Logging", package: "swift-log")]),

@@ -75,6 +75,15 @@ public final class BlueZScanner: BeaconScanner, ScanningLifecycle {
         self.init(client: try DBusClient(bus: .system, logger: logger), scanMode: mode, logger: logger)
     }
 
+    /// Why scanning cannot start, for an error of `init` (connecting to the system bus), in words that name what
+    /// to install: "beacons: needs the system D-Bus (Debian package dbus) and BlueZ (Debian package bluez): …".
+    public static func reason(connecting error: any Error) -> String {
+        if let error = error as? DBusCallError, let missing = error.missingPart(service: "BlueZ", package: "bluez") {
+            return "beacons: \(missing)"
+        }
+        return "beacons: cannot reach the system bus (\(error))"
+    }
+
     public var isAvailable: Bool { state.withLock { $0.available } }
 
     public func checkAvailability(timeout: Duration) -> Bool {

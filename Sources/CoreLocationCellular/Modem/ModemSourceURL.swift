@@ -40,7 +40,8 @@ public struct ModemSourceURL: Sendable, Hashable {
         do {
             client = try DBusClient(bus: Self.bus(environment: environment), logger: logger)
         } catch {
-            throw CellError(.databaseMissing, "modem: cannot reach ModemManager's bus: \(error)")
+            let missing = (error as? DBusCallError)?.missingPart(service: "ModemManager", package: "modemmanager")
+            throw CellError(.databaseMissing, "modem: \(missing ?? "cannot reach ModemManager's bus: \(error)")")
         }
         let session = ModemManagerSession(client: client, scheduler: scheduler, logger: logger)
         var sources: [any LocationSource] = []

@@ -2,11 +2,14 @@ import CoreLocationNetwork
 
 /// One line of OpenCelliD's CSV layout (`radio,mcc,net,area,cell,unit,lon,lat,range,samples,changeable,created,
 /// updated,averageSignal`; Mozilla Location Service's dumps use the same columns), read from bytes.
-enum CellCSVRow {
-    static let header = "radio,mcc,net,area,cell,unit,lon,lat,range,samples,changeable,created,updated,averageSignal"
+///
+/// Public for the fuzz target (`CoreLocationFuzzCellCSV`), which must reach it in a release build without
+/// `@testable`; apps import a table with `CellTableImporter`.
+public enum CellCSVRow {
+    public static let header = "radio,mcc,net,area,cell,unit,lon,lat,range,samples,changeable,created,updated,averageSignal"
 
     /// The record, or why the line is not one.
-    static func parse(_ line: UnsafeRawBufferPointer) -> Result<CellRecord, Problem> {
+    public static func parse(_ line: UnsafeRawBufferPointer) -> Result<CellRecord, Problem> {
         var fields: [Range<Int>] = []
         fields.reserveCapacity(14)
         var start = 0
@@ -46,12 +49,12 @@ enum CellCSVRow {
                 range: range, samples: samples, updated: updated))
     }
 
-    enum Problem: Error, Hashable, CustomStringConvertible {
+    public enum Problem: Error, Hashable, CustomStringConvertible {
         case fields(Int)
         case radio
         case value(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .fields(let count): "\(count) column(s), at least 10 needed"
             case .radio: "radio is not GSM, UMTS, CDMA, LTE or NR"

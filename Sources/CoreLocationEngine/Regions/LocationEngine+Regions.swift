@@ -65,12 +65,20 @@ extension LocationEngine {
             return .denied
         }
         if region.identifier.isEmpty { return .emptyIdentifier }
+        // Stored and sent with every notice: bounded (issue 37; decision 0087), the monitor's name too.
+        if region.identifier.utf8.count > MonitoredRegion.maximumIdentifierBytes
+            || region.group.utf8.count > MonitoredRegion.maximumIdentifierBytes + 8
+        {
+            return .identifierTooLong
+        }
         guard region.latitude.isFinite, region.longitude.isFinite, abs(region.latitude) <= 90,
             abs(region.longitude) <= 180
         else { return .invalidCenter }
         guard region.radius.isFinite, region.radius > 0 else { return .invalidRadius }
         if region.radius > configuration.maximumRegionDistance { return .radiusTooLarge }
-        if regions.entry(region.key) == nil && regions.count(inGroup: region.group) >= configuration.regionLimit {
+        // One limit for the app across its regions and every monitor's conditions (issue 37: a limit per group let
+        // an app store any number under monitor names of its choosing; decision 0087).
+        if regions.entry(region.key) == nil && regions.count >= configuration.regionLimit {
             return .tooManyRegions
         }
         return nil

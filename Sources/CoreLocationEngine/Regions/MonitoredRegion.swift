@@ -3,6 +3,10 @@ import Foundation
 /// A circular region an app monitors, in the engine's plain terms (`CLCircularRegion` plus its
 /// notification flags).
 public struct MonitoredRegion: Hashable, Codable, Sendable {
+    /// The longest identifier accepted, UTF-8 bytes (decision 0087); a group (`monitor:NAME`) may be as long
+    /// plus its prefix.
+    public static let maximumIdentifierBytes = 256
+
     /// The app's name for the region; unique among the app's regions.
     public var identifier: String
     /// Centre, degrees (WGS84).
@@ -73,6 +77,8 @@ public enum RegionFailure: String, Hashable, Codable, Sendable {
     case radiusTooLarge
     /// The app already monitors `regionLimit` regions.
     case tooManyRegions
+    /// The identifier is longer than `MonitoredRegion.maximumIdentifierBytes` (or the monitor's name is).
+    case identifierTooLong
     /// The app is denied or restricted, or holds only reduced accuracy.
     case denied
     /// `requestState` named a region that is not monitored.
@@ -86,6 +92,7 @@ public enum RegionFailure: String, Hashable, Codable, Sendable {
         case .invalidRadius: "the region's radius is not a positive number of metres"
         case .radiusTooLarge: "the region's radius exceeds maximumRegionMonitoringDistance"
         case .tooManyRegions: "the app already monitors as many regions as it may"
+        case .identifierTooLong: "the region's identifier, or its monitor's name, is longer than 256 bytes"
         case .denied: "the app is not authorized for region monitoring (denied, restricted or reduced accuracy)"
         case .notMonitored: "the region is not monitored"
         }

@@ -3,7 +3,6 @@ import CoreLocationEngine
 import CoreLocationSources
 import Foundation
 import Logging
-import Synchronization
 
 /// GeoClue 2 as a location source, for desktops where it is set up (docs/decisions/0038): while powered, a GeoClue
 /// client (`Manager.CreateClient`, else `GetClient` on GeoClue < 2.5) with our `DesktopId` and
@@ -41,8 +40,6 @@ public final class GeoClueLocationSource: LocationSource {
     private let timeout: Duration
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
-        var generation = 0
         var connection: DBusClient?
         var ownerWatch: DBusSubscription?
         var ownerKnown = false
@@ -56,7 +53,7 @@ public final class GeoClueLocationSource: LocationSource {
         var updates: DBusSubscription?
     }
 
-    private let state = Mutex(State())
+    private let state = SourceRun(State())
 
     /// kind "geoclue"; expected accuracy by the level asked for; power like the Wi-Fi source's (GeoClue's Wi-Fi).
     public init(
@@ -77,18 +74,12 @@ public final class GeoClueLocationSource: LocationSource {
     public var clientPath: String? { state.withLock { $0.clientPath } }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state in
-            state.handler = handler
-            state.generation += 1
-            return state.generation
-        }
+        let generation = state.start(handler)
         Task { await run(generation) }
     }
 
     public func stop() {
-        let (connection, watch, updates, path) = state.withLock { state in
-            state.handler = nil
-            state.generation += 1
+        let (connection, watch, updates, path) = state.stop { state in
             defer {
                 state.connection = nil
                 state.ownerWatch = nil
@@ -116,17 +107,15 @@ public final class GeoClueLocationSource: LocationSource {
         }
     }
 
-    private func emit(_ event: SourceEvent, _ generation: Int) {
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        handler?(event)
-    }
+    private func emit(_ event: SourceEvent, _ generation: Int) { state.emit(event, generation) }
 
     private func run(_ generation: Int) async {
         let connection: DBusClient
         do {
             connection = try DBusClient(bus: bus, logger: logger)
         } catch {
-            emit(.unavailable(reason: "GeoClue: cannot reach the system bus: \(error)"), generation)
+            let missing = (error as? DBusCallError)?.missingPart(service: "GeoClue", package: "geoclue-2.0")
+            emit(.unavailable(reason: "GeoClue: \(missing ?? "cannot reach the system bus: \(error)")"), generation)
             return
         }
         let kept = state.withLock { state -> Bool in
@@ -247,7 +236,11 @@ public final class GeoClueLocationSource: LocationSource {
                 await deliver(current, generation)
             }
         } catch let error as DBusCallError where error.isServiceMissing {
-            emit(.unavailable(reason: "GeoClue is not running (\(GeoClue.service) is not on the bus)"), generation)
+            emit(
+                .unavailable(
+                    reason: "GeoClue is not running (\(GeoClue.service) is not on the bus; "
+                        + "Debian package geoclue-2.0)"),
+                generation)
         } catch let error as DBusCallError where error.name == "org.freedesktop.DBus.Error.AccessDenied" {
             emit(
                 .unavailable(

@@ -2,7 +2,6 @@ import CoreLocationEngine
 import CoreLocationSources
 import Foundation
 import Logging
-import Synchronization
 
 /// Offline IP geolocation as a location source: the chosen address (`IPAddressChoice`) looked up in a MaxMind
 /// DB file. It reports at start and again every `refreshInterval` (the address may change), each report a fix
@@ -43,13 +42,11 @@ public final class IPLocationSource: LocationSource {
     private let interfaces: @Sendable () -> [IPAddress]
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
         var timer: (any ScheduledWork)?
-        var generation = 0
         var database: MaxMindDatabase?
     }
 
-    private let state = Mutex(State())
+    private let state = SourceRun(State())
 
     public init(
         id: SourceID = SourceID("ip"), configuration: Configuration, scheduler: any Scheduler,
@@ -65,18 +62,11 @@ public final class IPLocationSource: LocationSource {
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state in
-            state.handler = handler
-            state.generation += 1
-            return state.generation
-        }
-        report(generation)
+        report(state.start(handler))
     }
 
     public func stop() {
-        let timer = state.withLock { state in
-            state.handler = nil
-            state.generation += 1
+        let timer = state.stop { state in
             defer { state.timer = nil }
             return state.timer
         }
@@ -115,14 +105,12 @@ public final class IPLocationSource: LocationSource {
             logger.info("IP location unavailable", metadata: ["reason": "\(error)"])
             event = .unavailable(reason: "\(error)")
         }
-        let handler = state.withLock { $0.generation == generation ? $0.handler : nil }
-        guard let handler else { return }
-        handler(event)
+        guard state.emit(event, generation) else { return }
         let timer = scheduler.schedule(at: scheduler.now + configuration.refreshInterval) { [weak self] in
             self?.report(generation)
         }
         let stale = state.withLock { state -> (any ScheduledWork)? in
-            guard state.generation == generation else { return timer }
+            guard state.isCurrent(generation) else { return timer }
             state.timer = timer
             return nil
         }

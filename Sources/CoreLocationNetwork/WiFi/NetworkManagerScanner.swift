@@ -51,7 +51,7 @@ public struct NetworkManagerScanner: Sendable {
             }
             return accessPoints
         } catch let error as DBusCallError {
-            throw NetworkSourceError(.busFailed, "NetworkManager: \(error)", underlying: error)
+            throw Self.failure(error)
         }
     }
 
@@ -77,8 +77,14 @@ public struct NetworkManagerScanner: Sendable {
                 })
             return subscriptions
         } catch let error as DBusCallError {
-            throw NetworkSourceError(.busFailed, "NetworkManager: \(error)", underlying: error)
+            throw Self.failure(error)
         }
+    }
+
+    /// NetworkManager not on the bus says which package to install; other errors keep their words.
+    static func failure(_ error: DBusCallError) -> NetworkSourceError {
+        let missing = error.missingPart(service: "NetworkManager", package: "network-manager", busName: service)
+        return NetworkSourceError(.busFailed, missing ?? "NetworkManager: \(error)", underlying: error)
     }
 
     static func accessPoint(_ properties: [String: DBusValue], bootSeconds: Double?) -> WiFiAccessPoint? {

@@ -2,7 +2,6 @@ import CoreLocationEngine
 import CoreLocationSources
 import Foundation
 import Logging
-import Synchronization
 
 /// Wi-Fi positioning as a location source: every `interval` seconds while powered, NetworkManager's scan goes
 /// to the geolocate service (through `WiFiGeolocator`: consent, filter, cache, rate limit) and the answer
@@ -24,8 +23,6 @@ public final class WiFiLocationSource: LocationSource {
     private let logger: Logger
 
     private struct State {
-        var handler: (@Sendable (SourceEvent) -> Void)?
-        var generation = 0
         var timer: (any ScheduledWork)?
         var lastProblem: String?
         var lastProblemCode: NetworkSourceError.Code?
@@ -38,7 +35,7 @@ public final class WiFiLocationSource: LocationSource {
         var burstStart: Double?
     }
 
-    private let state = Mutex(State())
+    private let state = SourceRun(State())
 
     /// Expected accuracy 100 m (a typical Ichnaea Wi-Fi answer); power: the radio is on anyway, a request a minute.
     public init(
@@ -62,18 +59,11 @@ public final class WiFiLocationSource: LocationSource {
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        let generation = state.withLock { state in
-            state.handler = handler
-            state.generation += 1
-            return state.generation
-        }
-        tick(generation)
+        tick(state.start(handler))
     }
 
     public func stop() {
-        let (timer, settleTimer, watch) = state.withLock { state in
-            state.handler = nil
-            state.generation += 1
+        let (timer, settleTimer, watch) = state.stop { state in
             state.inFlight = false
             state.changedDuringAttempt = false
             state.burstStart = nil

@@ -61,7 +61,8 @@ public final class SystemNetworkManagerScanner: WiFiScanner {
                 return made
             }
         } catch {
-            throw NetworkSourceError(.busFailed, "the system bus: \(error)")
+            let missing = (error as? DBusCallError)?.missingPart(service: "NetworkManager", package: "network-manager")
+            throw NetworkSourceError(.busFailed, missing ?? "the system bus: \(error)")
         }
     }
 

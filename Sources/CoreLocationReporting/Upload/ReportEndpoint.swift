@@ -63,6 +63,17 @@ public struct ReportEndpoint: Sendable, Hashable {
         )
     }
 
+    /// The endpoint with Basic-auth credentials given elsewhere than in the URL (a file only its owner reads, the
+    /// environment: issue 37, a URL's password is seen by every user in `ps`). `X-Limit-U` follows the user unless
+    /// the URL's `u` named one.
+    public func authenticated(user newUser: String, password newPassword: String) -> ReportEndpoint {
+        var endpoint = self
+        if limitUser == (user ?? "user") { endpoint.limitUser = newUser }
+        endpoint.user = newUser
+        endpoint.password = newPassword
+        return endpoint
+    }
+
     /// The URL as given, with the password hidden (for messages).
     public var redacted: String {
         "\(wire.rawValue)+\(url)" + (user.map { " as \($0)" } ?? "")

@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationEngine
 import Logging
-import Synchronization
 
 /// Fixes from a gpsd daemon over its JSON protocol.
 ///
@@ -24,14 +23,10 @@ public final class GPSDLocationSource: LocationSource {
     private let transport: any GPSDTransport
     private let scheduler: any Scheduler
     private let logger: Logger
-    private let state: Mutex<State>
-    /// Held while events are delivered and by `stop()`, so nothing is delivered after `stop()`
-    /// returns. Recursive so that a handler may call `stop()`/`start(_:)`.
-    private let delivery = NSRecursiveLock()
+    /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
+    private let state: SourceRun<State, SourceEvent>
 
     private struct State {
-        var generation = 0
-        var handler: (@Sendable (SourceEvent) -> Void)?
         var channel: (any GPSDChannel)?
         /// The number of the latest connection attempt, whether it has closed, and whether its
         /// WATCH waits for the channel to be stored.
@@ -65,7 +60,9 @@ public final class GPSDLocationSource: LocationSource {
         descriptor = SourceDescriptor(
             id: SourceID(endpoint.description), kind: "gpsd", expectedAccuracy: 5, powerCost: 100, isSimulated: false
         )
-        state = Mutex(State(decoder: GPSDDecoder(logger: logger), status: GPSDSourceStatus(endpoint: endpoint)))
+        state = SourceRun(
+            State(decoder: GPSDDecoder(logger: logger), status: GPSDSourceStatus(endpoint: endpoint)),
+            exclusiveDelivery: true)
     }
 
     /// What the source has learnt about gpsd so far.
@@ -78,39 +75,35 @@ public final class GPSDLocationSource: LocationSource {
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let old = state.withLock { state -> (any GPSDChannel)? in
-            let old = state.channel
-            state.retry?.cancel()
-            state.retry = nil
-            state.generation += 1
-            state.handler = handler
-            state.failures = 0
-            state.isAvailable = nil
-            state.lastDelivered = nil
-            state.channel = nil
-            return old
+        state.exclusively {
+            let (_, old) = state.start(handler) { state -> (any GPSDChannel)? in
+                let old = state.channel
+                state.retry?.cancel()
+                state.retry = nil
+                state.failures = 0
+                state.isAvailable = nil
+                state.lastDelivered = nil
+                state.channel = nil
+                return old
+            }
+            old?.close()
+            connect()
         }
-        old?.close()
-        connect()
         logger.debug("gpsd source started", metadata: ["endpoint": "\(endpoint)"])
     }
 
     public func stop() {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let channel = state.withLock { state -> (any GPSDChannel)? in
-            state.retry?.cancel()
-            state.retry = nil
-            state.handler = nil
-            state.generation += 1
-            let channel = state.channel
-            state.channel = nil
-            state.status.isConnected = false
-            return channel
+        state.exclusively {
+            let channel = state.stop { state -> (any GPSDChannel)? in
+                state.retry?.cancel()
+                state.retry = nil
+                let channel = state.channel
+                state.channel = nil
+                state.status.isConnected = false
+                return channel
+            }
+            channel?.close()
         }
-        channel?.close()
         logger.debug("gpsd source stopped", metadata: ["endpoint": "\(endpoint)"])
     }
 
@@ -146,14 +139,14 @@ public final class GPSDLocationSource: LocationSource {
     static let watchRequest = #"?WATCH={"enable":true,"json":true}"#
 
     private func transportEvent(_ event: GPSDTransportEvent, generation: Int, attempt: Int) {
-        delivery.lock()
-        defer { delivery.unlock() }
+        state.exclusively { transportEventExclusively(event, generation: generation, attempt: attempt) }
+    }
+
+    private func transportEventExclusively(_ event: GPSDTransportEvent, generation: Int, attempt: Int) {
         var events: [SourceEvent] = []
         var watchChannel: (any GPSDChannel)?
-        let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-            guard state.generation == generation, state.attempt == attempt, let handler = state.handler else {
-                return nil
-            }
+        let current = state.withLock { state -> Bool in
+            guard state.isCurrent(generation), state.attempt == attempt else { return false }
             switch event {
             case .connected:
                 state.decoder.discardPartialLine()
@@ -167,7 +160,7 @@ public final class GPSDLocationSource: LocationSource {
                 }
             case .bytes(let bytes):
                 for message in state.decoder.feed(bytes) {
-                    events += handle(message, state: &state)
+                    events += handle(message, state: &state.extra)
                 }
             case .closed(let reason):
                 state.channel = nil
@@ -187,14 +180,10 @@ public final class GPSDLocationSource: LocationSource {
                             reason: "gpsd: \(reason), retrying every \(String(format: "%g", backoff.cap)) s"))
                 }
             }
-            return handler
+            return true
         }
         watchChannel?.send(Self.watchRequest)
-        guard let handler else { return }
-        for event in events {
-            guard state.withLock({ $0.generation == generation }) else { return }
-            handler(event)
-        }
+        if current { state.emit(events, generation) }
     }
 
     private func retry(generation: Int) {

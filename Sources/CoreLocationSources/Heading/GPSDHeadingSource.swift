@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationEngine
 import Logging
-import Synchronization
 
 /// A heading source reading gpsd's ATT reports (`heading` true, `mheading` magnetic; see
 /// `GNSSHeading`) over its own connection, separate from any `GPSDLocationSource`. Samples are stamped
@@ -16,14 +15,13 @@ public final class GPSDHeadingSource: HeadingSource {
     private let transport: any GPSDTransport
     private let scheduler: any Scheduler
     private let logger: Logger
-    private let state = Mutex(State())
-    /// Held while events are delivered and by `stop()`, so nothing is delivered after `stop()`
-    /// returns. Recursive so that a handler may call `stop()`.
-    private let delivery = NSRecursiveLock()
+    /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`. A run (start to stop)
+    /// may make several connections; each has its own attempt number, so a closed connection's late bytes are
+    /// dropped.
+    private let state = SourceRun(State(), events: HeadingSourceEvent.self, exclusiveDelivery: true)
 
     fileprivate struct State {
-        var generation = 0
-        var handler: (@Sendable (HeadingSourceEvent) -> Void)?
+        var attempt = 0
         var channel: (any GPSDChannel)?
         var retry: (any ScheduledWork)?
         var failures = 0
@@ -43,94 +41,94 @@ public final class GPSDHeadingSource: HeadingSource {
     }
 
     public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let old = state.withLock { state -> (any GPSDChannel)? in
-            state.handler = handler
-            state.failures = 0
-            return state.reset()
+        state.exclusively {
+            let (run, old) = state.start(handler) { state -> (any GPSDChannel)? in
+                state.failures = 0
+                return state.extra.reset()
+            }
+            old?.close()
+            connect(run)
         }
-        old?.close()
-        connect()
     }
 
     public func stop() {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let old = state.withLock { state -> (any GPSDChannel)? in
-            state.handler = nil
-            return state.reset()
+        state.exclusively {
+            let old = state.stop { $0.extra.reset() }
+            old?.close()
         }
-        old?.close()
     }
 
-    private func connect() {
-        let generation = state.withLock { $0.generation }
-        let channel = transport.open(endpoint) { [weak self] event in self?.receive(event, generation: generation) }
+    private func connect(_ run: Int) {
+        guard let attempt = state.ifCurrent(run, { $0.attempt }) else { return }
+        let channel = transport.open(endpoint) { [weak self] event in
+            self?.receive(event, run: run, attempt: attempt)
+        }
         let stale = state.withLock { state -> Bool in
-            guard state.generation == generation else { return true }
+            guard state.isCurrent(run), state.attempt == attempt else { return true }
             state.channel = channel
             return false
         }
         if stale { channel.close() }
     }
 
-    private func receive(_ event: GPSDTransportEvent, generation: Int) {
-        delivery.lock()
-        defer { delivery.unlock() }
+    private func receive(_ event: GPSDTransportEvent, run: Int, attempt: Int) {
+        state.exclusively { receiveExclusively(event, run: run, attempt: attempt) }
+    }
+
+    private func receiveExclusively(_ event: GPSDTransportEvent, run: Int, attempt: Int) {
         switch event {
         case .connected:
             // Sent through the handler's own channel reference: `open` may not have returned yet.
-            let channel = state.withLock { $0.generation == generation ? $0.channel : nil }
+            let channel = self.channel(run: run, attempt: attempt)
             channel?.send(#"?WATCH={"enable":true,"json":true};"#)
-            if channel == nil { pendingWatch(generation) }
+            if channel == nil { pendingWatch(run: run, attempt: attempt) }
         case .bytes(let bytes):
             let timestamp = scheduler.wallNow
-            let (handler, samples) = state.withLock {
-                state -> ((@Sendable (HeadingSourceEvent) -> Void)?, [HeadingSample]) in
-                guard state.generation == generation, let handler = state.handler else { return (nil, []) }
+            let samples = state.withLock { state -> [HeadingSample]? in
+                guard state.isCurrent(run), state.attempt == attempt else { return nil }
                 state.failures = 0
-                let samples = state.decoder.feed(bytes).compactMap { message -> HeadingSample? in
+                return state.decoder.feed(bytes).compactMap { message -> HeadingSample? in
                     guard case .att(let att) = message, let heading = GNSSHeading.reported(from: att) else {
                         return nil
                     }
                     return GNSSHeading.sample(heading, accuracy: GNSSHeading.accuracy, at: timestamp)
                 }
-                return (handler, samples)
             }
-            guard let handler else { return }
-            for sample in samples { handler(.sample(sample)) }
+            guard let samples else { return }
+            state.emit(samples.map { .sample($0) }, run)
         case .closed(let reason):
-            let handler = state.withLock { state -> (@Sendable (HeadingSourceEvent) -> Void)? in
-                guard state.generation == generation, let handler = state.handler else { return nil }
+            let current = state.withLock { state -> Bool in
+                guard state.isCurrent(run), state.attempt == attempt else { return false }
                 state.channel = nil
-                state.generation += 1
+                state.attempt += 1
                 state.decoder = GPSDDecoder()
                 let delay = backoff.delay(afterFailures: state.failures)
                 state.failures += 1
-                state.retry = scheduler.schedule(at: scheduler.now + delay) { [weak self] in self?.connect() }
-                return handler
+                state.retry = scheduler.schedule(at: scheduler.now + delay) { [weak self] in self?.connect(run) }
+                return true
             }
-            guard let handler else { return }
+            guard current else { return }
             logger.warning("gpsd heading connection closed", metadata: ["reason": "\(reason)"])
-            handler(.unavailable(reason: "gpsd at \(endpoint): \(reason)"))
+            state.emit(.unavailable(reason: "gpsd at \(endpoint): \(reason)"), run)
         }
     }
 
+    private func channel(run: Int, attempt: Int) -> (any GPSDChannel)? {
+        state.withLock { $0.isCurrent(run) && $0.attempt == attempt ? $0.channel : nil }
+    }
+
     /// `connected` came before `open` returned the channel: send WATCH once it is stored.
-    private func pendingWatch(_ generation: Int) {
+    private func pendingWatch(run: Int, attempt: Int) {
         _ = scheduler.schedule(at: scheduler.now) { [weak self] in
-            guard let self else { return }
-            let channel = state.withLock { $0.generation == generation ? $0.channel : nil }
-            channel?.send(#"?WATCH={"enable":true,"json":true};"#)
+            self?.channel(run: run, attempt: attempt)?.send(#"?WATCH={"enable":true,"json":true};"#)
         }
     }
 }
 
 extension GPSDHeadingSource.State {
-    /// Starts a new generation: events of older connections are ignored from now on.
+    /// Starts a new attempt: events of older connections are ignored from now on.
     fileprivate mutating func reset() -> (any GPSDChannel)? {
-        generation += 1
+        attempt += 1
         retry?.cancel()
         retry = nil
         decoder = GPSDDecoder()

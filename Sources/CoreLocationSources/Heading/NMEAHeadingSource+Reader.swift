@@ -9,7 +9,7 @@ extension NMEAHeadingSource {
     /// The reader thread of one `start`: reads until `stop` (checked at least every 0.25 s), reopening
     /// the input after failures.
     func run(generation: Int) {
-        while isCurrent(generation) {
+        while state.isCurrent(generation) {
             switch input {
             case .file(let path, _):
                 guard let data = FileManager.default.contents(atPath: path) else {
@@ -42,7 +42,7 @@ extension NMEAHeadingSource {
         }
         defer { channel.close() }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while isCurrent(generation) {
+        while state.isCurrent(generation) {
             var descriptor = pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 250)
             if ready < 0, errno == EINTR { continue }
@@ -62,7 +62,7 @@ extension NMEAHeadingSource {
     /// Waits `reopenInterval` seconds, or less when stopped.
     private func pause(generation: Int) {
         var left = reopenInterval
-        while left > 0, isCurrent(generation) {
+        while left > 0, state.isCurrent(generation) {
             let step = min(left, 0.25)
             usleep(UInt32(step * 1_000_000))
             left -= step

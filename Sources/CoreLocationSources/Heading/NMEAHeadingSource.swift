@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationEngine
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -23,14 +22,10 @@ public final class NMEAHeadingSource: HeadingSource {
 
     private let scheduler: any Scheduler
     private let logger: Logger
-    private let state = Mutex(State())
-    /// Held while events are delivered and by `stop()`, so nothing is delivered after `stop()`
-    /// returns. Recursive so that a handler may call `stop()`.
-    private let delivery = NSRecursiveLock()
+    /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`.
+    let state = SourceRun(State(), events: HeadingSourceEvent.self, exclusiveDelivery: true)
 
-    private struct State {
-        var generation = 0
-        var handler: (@Sendable (HeadingSourceEvent) -> Void)?
+    struct State {
         var splitter = NMEALineSplitter()
         var parser = NMEAParser()
         /// The last problem logged, so a device that stays absent is logged once, not every reopen.
@@ -59,25 +54,15 @@ public final class NMEAHeadingSource: HeadingSource {
     }
 
     public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let generation = state.withLock { state -> Int in
-            state.generation += 1
-            state.handler = handler
-            state.splitter = NMEALineSplitter()
-            return state.generation
+        let generation = state.exclusively {
+            state.start(handler) { $0.splitter = NMEALineSplitter() }.generation
         }
         guard opensInput else { return }
         NamedThread.start("cl-heading-nmea") { [weak self] in self?.run(generation: generation) }
     }
 
     public func stop() {
-        delivery.lock()
-        defer { delivery.unlock() }
-        state.withLock { state in
-            state.generation += 1
-            state.handler = nil
-        }
+        state.exclusively { state.stop() }
     }
 
     /// Decodes bytes as they arrived from the input and delivers their headings.
@@ -88,40 +73,33 @@ public final class NMEAHeadingSource: HeadingSource {
     @discardableResult
     func feed(_ bytes: [UInt8], generation: Int?) -> Bool {
         let timestamp = scheduler.wallNow
-        delivery.lock()
-        defer { delivery.unlock() }
-        let (handler, samples) = state.withLock {
-            state -> ((@Sendable (HeadingSourceEvent) -> Void)?, [HeadingSample]) in
-            guard generation == nil || generation == state.generation, let handler = state.handler else {
-                return (nil, [])
+        return state.exclusively {
+            let taken = state.withLock { state -> (run: Int, samples: [HeadingSample])? in
+                guard state.isRunning, generation == nil || generation == state.generation else { return nil }
+                var samples: [HeadingSample] = []
+                state.extra.splitter.feed(bytes) { line in
+                    guard let sentence = state.extra.parser.parse(Array(line)),
+                        let (heading, accuracy) = GNSSHeading.reported(from: sentence)
+                    else { return }
+                    samples.append(GNSSHeading.sample(heading, accuracy: accuracy, at: timestamp))
+                }
+                return (state.generation, samples)
             }
-            var samples: [HeadingSample] = []
-            state.splitter.feed(bytes) { line in
-                guard let sentence = state.parser.parse(Array(line)),
-                    let (heading, accuracy) = GNSSHeading.reported(from: sentence)
-                else { return }
-                samples.append(GNSSHeading.sample(heading, accuracy: accuracy, at: timestamp))
-            }
-            return (handler, samples)
+            guard let taken else { return false }
+            return state.emit(taken.samples.map { .sample($0) }, taken.run)
         }
-        guard let handler else { return false }
-        for sample in samples { handler(.sample(sample)) }
-        return true
     }
 
     func report(_ reason: String, generation: Int) -> Bool {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let (handler, isNew) = state.withLock { state -> ((@Sendable (HeadingSourceEvent) -> Void)?, Bool) in
-            guard state.generation == generation else { return (nil, false) }
-            defer { state.lastProblem = reason }
-            return (state.handler, state.lastProblem != reason)
+        state.exclusively {
+            let isNew = state.ifCurrent(generation) { state -> Bool in
+                defer { state.lastProblem = reason }
+                return state.lastProblem != reason
+            }
+            guard let isNew else { return false }
+            if isNew { logger.warning("NMEA heading input unavailable", metadata: ["reason": "\(reason)"]) }
+            return state.emit(.unavailable(reason: reason), generation)
         }
-        guard let handler else { return false }
-        if isNew { logger.warning("NMEA heading input unavailable", metadata: ["reason": "\(reason)"]) }
-        handler(.unavailable(reason: reason))
-        return true
     }
 
-    func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationGeodesy
 import CoreLocationEngine
-import Synchronization
 
 /// A simulated device lying flat, face up, turning at a constant rate: its magnetometer sees the
 /// horizontal field H rotate the other way and the vertical field Z fixed. Samples carry seeded
@@ -23,15 +22,13 @@ public final class SimulatedHeadingSource: HeadingSource {
     public var isSimulated: Bool { true }
 
     private struct State {
-        var handler: (@Sendable (HeadingSourceEvent) -> Void)?
-        var generation = 0
         var startedAt = 0.0
         var random: SplitMix64
         var work: (any ScheduledWork)?
     }
 
     private let scheduler: any Scheduler
-    private let state: Mutex<State>
+    private let state: SourceRun<State, HeadingSourceEvent>
 
     public init(
         startHeading: Double = 0, rate: Double = 10, interval: Double = 0.1, location: HeadingLocation? = nil,
@@ -55,7 +52,7 @@ public final class SimulatedHeadingSource: HeadingSource {
         }
         horizontal = h
         vertical = z
-        state = Mutex(State(random: SplitMix64(seed: seed)))
+        state = SourceRun(State(random: SplitMix64(seed: seed)), events: HeadingSourceEvent.self)
     }
 
     /// The device's magnetic heading `seconds` after start, degrees in [0, 360).
@@ -65,22 +62,17 @@ public final class SimulatedHeadingSource: HeadingSource {
 
     public func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
         let now = scheduler.now
-        let generation = state.withLock { state -> Int in
+        let (generation, _) = state.start(handler) { state in
             state.work?.cancel()
-            state.generation += 1
-            state.handler = handler
             state.startedAt = now
-            return state.generation
         }
         schedule(generation: generation, at: now)
     }
 
     public func stop() {
-        state.withLock { state in
+        state.stop { state in
             state.work?.cancel()
             state.work = nil
-            state.handler = nil
-            state.generation += 1
         }
     }
 
@@ -92,9 +84,7 @@ public final class SimulatedHeadingSource: HeadingSource {
     }
 
     private func emit(generation: Int, at deadline: Double) {
-        let made = state.withLock {
-            state -> (handler: @Sendable (HeadingSourceEvent) -> Void, sample: HeadingSample)? in
-            guard state.generation == generation, let handler = state.handler else { return nil }
+        let sample = state.ifCurrent(generation) { state -> HeadingSample in
             let psi = heading(after: deadline - state.startedAt) * .pi / 180
             func jitter() -> Double { noise == 0 ? 0 : Double.random(in: -noise...noise, using: &state.random) }
             let field = DeviceVector(
@@ -104,10 +94,9 @@ public final class SimulatedHeadingSource: HeadingSource {
                 field: field, gravity: DeviceVector(x: 0, y: 0, z: 9.80665), accuracy: 3,
                 timestamp: scheduler.wallClock(at: deadline)
             )
-            return (handler, sample)
+            return sample
         }
-        guard let made else { return }
-        made.handler(.sample(made.sample))
+        guard let sample, state.emit(.sample(sample), generation) else { return }
         schedule(generation: generation, at: deadline + interval)
     }
 }

@@ -31,7 +31,6 @@ extension NMEAStreamSource {
         }
     }
 
-    private func isCurrent(_ generation: Int) -> Bool { state.withLock { $0.generation == generation } }
 
     private func runReader(_ endpoint: NMEAEndpoint, generation: Int, wake: Int32) {
         var decoder = NMEAStreamDecoder(referenceDate: referenceDate)
@@ -42,7 +41,7 @@ extension NMEAStreamSource {
             if baud == nil { detector = NMEABaudDetector(now: scheduler.now) }
         }
         var lastProblem: String?
-        while isCurrent(generation) {
+        while state.isCurrent(generation) {
             let channel: NMEAChannel
             do throws(NMEASourceError) {
                 channel = try NMEAChannel.open(endpoint, baud: fixedBaud ?? detector?.currentRate)
@@ -62,7 +61,7 @@ extension NMEAStreamSource {
             let outcome = readLoop(
                 channel, endpoint: endpoint, decoder: &decoder, detector: &detector,
                 wake: wake, generation: generation)
-            state.withLock { if $0.generation == generation { $0.isOpen = false } }
+            state.ifCurrent(generation) { $0.isOpen = false }
             channel.close()
             decoder.resetLine()
             switch outcome {
@@ -94,7 +93,7 @@ extension NMEAStreamSource {
         var lastEpochAt = scheduler.now
         // Marked open only now, with the silence clock started, so a caller that waits for `isOpen`
         // and then advances time sees the silence counted from before its advance.
-        state.withLock { if $0.generation == generation { $0.isOpen = true } }
+        state.ifCurrent(generation) { $0.isOpen = true }
         // Made once, not at each read: the read of an epoch is the start of its way to the first client.
         var descriptors = [
             pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0),
@@ -136,7 +135,7 @@ extension NMEAStreamSource {
                     // Backpressure: read no more until the consumer has caught up (stdin at full speed).
                     if !events.isEmpty, let flow = state.withLock({ $0.flow }) {
                         while !flow.waitUntilReady(timeout: 0.25) {
-                            if !isCurrent(generation) { return .stopped }
+                            if !state.isCurrent(generation) { return .stopped }
                         }
                         lastEpochAt = scheduler.now
                     }

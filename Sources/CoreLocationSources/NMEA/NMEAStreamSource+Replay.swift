@@ -38,8 +38,10 @@ extension NMEAStreamSource {
     /// following events while nothing else is due before them (`ReplayScheduler.continueInline`), up
     /// to `fastReplayBatch` events, rather than scheduling a step for each.
     private func replayStep(generation: Int, deadline: Double) {
-        delivery.lock()
-        defer { delivery.unlock() }
+        state.exclusively { replayStepExclusively(generation: generation, deadline: deadline) }
+    }
+
+    private func replayStepExclusively(generation: Int, deadline: Double) {
         var deadline = deadline
         var handedOut = 0
         while let next = replayEvents(generation: generation, deadline: deadline, handedOut: &handedOut) {

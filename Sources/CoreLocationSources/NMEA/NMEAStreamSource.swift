@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationEngine
 import Logging
-import Synchronization
 
 /// A GNSS receiver speaking NMEA 0183, as a `LocationSource`: a recorded file, a serial device, a
 /// TCP stream or stdin (see `NMEAInput`).
@@ -36,14 +35,10 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     let scheduler: any Scheduler
     let logger: Logger
     let referenceDate: Date?
-    let state: Mutex<State>
-    /// Held while events are delivered and by `stop()`, so nothing is delivered after `stop()`
-    /// returns; recursive so a handler may call `stop()`/`start(_:)`.
-    let delivery = NSRecursiveLock()
+    /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
+    let state: SourceRun<State, SourceEvent>
 
     struct State {
-        var generation = 0
-        var handler: (@Sendable (SourceEvent) -> Void)?
         var status = NMEAReceiverStatus()
         var replay: NMEAReplay?
         var work: (any ScheduledWork)?
@@ -96,7 +91,7 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
         self.reopenInterval = reopenInterval > 0 ? reopenInterval : 2
         self.silenceTimeout = silenceTimeout > 0 ? silenceTimeout : 3
         self.logger = logger
-        self.state = Mutex(State())
+        self.state = SourceRun(State(), exclusiveDelivery: true)
         let isReplay = endpoint == nil
         self.descriptor = SourceDescriptor(
             id: id, kind: "nmea", expectedAccuracy: Self.expectedAccuracy,
@@ -147,40 +142,35 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let generation = state.withLock { state -> Int in
-            state.work?.cancel()
-            state.work = nil
-            wake(&state)
-            state.generation += 1
-            state.handler = handler
-            return state.generation
-        }
-        if let endpoint {
-            startReader(endpoint, generation: generation)
-        } else {
-            startReplay(generation: generation)
+        state.exclusively {
+            let (generation, _) = state.start(handler) { state in
+                state.work?.cancel()
+                state.work = nil
+                wake(&state)
+            }
+            if let endpoint {
+                startReader(endpoint, generation: generation)
+            } else {
+                startReplay(generation: generation)
+            }
         }
         logger.debug("NMEA source started", metadata: ["input": "\(input)"])
     }
 
     public func stop() {
-        delivery.lock()
-        defer { delivery.unlock() }
-        state.withLock { state in
-            state.work?.cancel()
-            state.work = nil
-            wake(&state)
-            state.handler = nil
-            state.isOpen = false
-            state.generation += 1
+        state.exclusively {
+            state.stop { state in
+                state.work?.cancel()
+                state.work = nil
+                wake(&state)
+                state.isOpen = false
+            }
         }
         logger.debug("NMEA source stopped", metadata: ["input": "\(input)"])
     }
 
     /// Tells a running reader thread to finish (it closes its own descriptors).
-    private func wake(_ state: inout State) {
+    private func wake(_ state: inout SourceRun<State, SourceEvent>.Run) {
         if let fd = state.wakeDescriptor {
             var byte: UInt8 = 1
             _ = send(fd, &byte, 1, Int32(MSG_NOSIGNAL))
@@ -192,20 +182,10 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     /// Delivers events if `generation` is still current; false when the source was stopped or restarted.
     @discardableResult
     func deliver(_ events: [SourceEvent], generation: Int, status: NMEAReceiverStatus?) -> Bool {
-        delivery.lock()
-        defer { delivery.unlock() }
-        guard
-            let handler = state.withLock({ state -> (@Sendable (SourceEvent) -> Void)? in
-                guard state.generation == generation else { return nil }
-                if let status { state.status = status }
-                return state.handler
-            })
-        else { return false }
-        for event in events {
-            guard state.withLock({ $0.generation == generation }) else { return false }
-            handler(event)
+        state.exclusively {
+            if let status { state.ifCurrent(generation) { $0.status = status } }
+            return state.emit(events, generation)
         }
-        return true
     }
 
     static func sourceEvent(_ event: NMEAEpochEvent) -> SourceEvent {

@@ -1,7 +1,6 @@
 import Foundation
 import CoreLocationEngine
 import Logging
-import Synchronization
 
 /// The embedded default source: a fixed place or a replayed route, optionally with realistic noise,
 /// timed entirely by a `Scheduler` (so tests drive it with `ManualScheduler`).
@@ -32,14 +31,10 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
 
     private let scheduler: any Scheduler
     private let logger: Logger
-    private let state: Mutex<State>
-    /// Held while events are delivered, and by `stop()`, so that nothing is delivered after `stop()`
-    /// returns. Recursive so that a handler may call `stop()`/`start(_:)`.
-    private let delivery = NSRecursiveLock()
+    /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
+    private let state: SourceRun<State, SourceEvent>
 
     private struct State {
-        var generation = 0
-        var handler: (@Sendable (SourceEvent) -> Void)?
         var work: (any ScheduledWork)?
         /// Scheduler time of the first `start`: playback second 0.
         var origin: Double?
@@ -95,7 +90,7 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
         self.speed = speed
         self.scheduler = scheduler
         self.logger = logger
-        self.state = Mutex(initial)
+        self.state = SourceRun(initial, exclusiveDelivery: true)
         self.descriptor = SourceDescriptor(
             id: id, kind: "simulated", expectedAccuracy: RoutePlayer.horizontalAccuracy,
             powerCost: Self.powerCost, isSimulated: true
@@ -103,19 +98,18 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     }
 
     public func start(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let now = scheduler.now
-        state.withLock { state in
+        state.exclusively { start(handler, at: scheduler.now) }
+        logger.debug("simulated source started", metadata: ["scenario": "\(scenarioName)"])
+    }
+
+    private func start(_ handler: @escaping @Sendable (SourceEvent) -> Void, at now: Double) {
+        state.start(handler) { state in
             state.work?.cancel()
-            state.generation += 1
-            state.handler = handler
             let origin = state.origin ?? now
             state.origin = origin
             state.resuming = now > origin
             schedule(&state, deadline: nextDeadline(state, now: now, origin: origin) ?? now)
         }
-        logger.debug("simulated source started", metadata: ["scenario": "\(scenarioName)"])
     }
 
     public func attach(_ flow: DeliveryFlow) {
@@ -123,13 +117,11 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     }
 
     public func stop() {
-        delivery.lock()
-        defer { delivery.unlock() }
-        state.withLock { state in
-            state.work?.cancel()
-            state.work = nil
-            state.handler = nil
-            state.generation += 1
+        state.exclusively {
+            state.stop { state in
+                state.work?.cancel()
+                state.work = nil
+            }
         }
         logger.debug("simulated source stopped")
     }
@@ -143,13 +135,13 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     }
 
     /// Scheduler time of the next emission, nil when a route has ended.
-    private func nextDeadline(_ state: State, now: Double, origin: Double) -> Double? {
+    private func nextDeadline(_ state: SourceRun<State, SourceEvent>.Run, now: Double, origin: Double) -> Double? {
         guard let player = state.player else { return now }
         if state.resuming { return now }
         return player.nextDue.map { max(now, origin + $0) }
     }
 
-    private func schedule(_ state: inout State, deadline: Double) {
+    private func schedule(_ state: inout SourceRun<State, SourceEvent>.Run, deadline: Double) {
         let generation = state.generation
         state.work = scheduler.schedule(at: deadline) { [weak self] in
             self?.fire(generation: generation, deadline: deadline)
@@ -157,13 +149,12 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
     }
 
     private func fire(generation: Int, deadline: Double) {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let (handler, events, waitFor) = state.withLock {
-            state -> ((@Sendable (SourceEvent) -> Void)?, [SourceEvent], (DeliveryFlow, Double)?) in
-            guard state.generation == generation, let handler = state.handler, let origin = state.origin else {
-                return (nil, [], nil)
-            }
+        state.exclusively { fireExclusively(generation: generation, deadline: deadline) }
+    }
+
+    private func fireExclusively(generation: Int, deadline: Double) {
+        let (running, events, waitFor) = state.withLock { state -> (Bool, [SourceEvent], (DeliveryFlow, Double)?) in
+            guard state.isCurrent(generation), let origin = state.origin else { return (false, [], nil) }
             state.work = nil
             // The deadline, not the clock, decides what is due: a scheduler may fire a hair early in
             // floating point, and re-arming for the same deadline would spin.
@@ -171,32 +162,27 @@ public final class SimulatedLocationSource: LocationSource, FlowControlledSource
             let events = produce(&state, now: now, origin: origin)
             // A fixed place ticks on a 1 s grid from `start`; a route goes to its next due point.
             let following = state.player == nil ? now + 1 : nextDeadline(state, now: now, origin: origin)
-            guard let next = following else { return (handler, events, nil) }
+            guard let next = following else { return (true, events, nil) }
             // With backpressure, the next step is armed once the consumer has caught up.
-            if let flow = state.flow { return (handler, events, (flow, next)) }
+            if let flow = state.flow { return (true, events, (flow, next)) }
             schedule(&state, deadline: next)
-            return (handler, events, nil)
+            return (true, events, nil)
         }
-        guard let handler else { return }
-        for event in events {
-            guard state.withLock({ $0.generation == generation }) else { return }
-            handler(event)
-        }
-        guard let (flow, next) = waitFor else { return }
+        guard running, state.emit(events, generation), let (flow, next) = waitFor else { return }
         flow.whenReady { [weak self] in self?.resume(generation: generation, deadline: next) }
     }
 
     /// Arms the step at `deadline` unless the source was stopped or restarted meanwhile.
     private func resume(generation: Int, deadline: Double) {
         state.withLock { state in
-            guard state.generation == generation, state.work == nil else { return }
+            guard state.isCurrent(generation), state.work == nil else { return }
             schedule(&state, deadline: deadline)
         }
     }
 
     /// The events due at `now`: fixes (through the noise model), `.unavailable` when a dropout
     /// starts, `.finished` after a route's last point.
-    private func produce(_ state: inout State, now: Double, origin: Double) -> [SourceEvent] {
+    private func produce(_ state: inout SourceRun<State, SourceEvent>.Run, now: Double, origin: Double) -> [SourceEvent] {
         let timestamp = scheduler.wallClock(at: now)
         var fixes: [Fix]
         if var player = state.player {

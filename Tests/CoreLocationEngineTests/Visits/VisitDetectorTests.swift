@@ -66,7 +66,7 @@ func seconds(_ date: Date?) -> Double? { date.map { $0.timeIntervalSince1970 - 1
 @Suite("Visit detector")
 struct VisitDetectorTests {
     @Test("walk, stay 10 min, walk on: one arrival at ~5 min, one completed visit with both dates")
-    func arrivalThenDeparture() {
+    func arrivalThenDeparture() throws {
         var walk = Walk(latitude: 45.76, longitude: 4.83)
         walk.walk(metres: 500)  // 358 s of walking
         let stopAt = walk.time
@@ -76,8 +76,7 @@ struct VisitDetectorTests {
         let leaveAt = walk.time
         walk.walk(metres: 500)
         let visits = detect(walk.fixes)
-        #expect(visits.count == 2)
-        guard visits.count == 2 else { return }
+        try #require(visits.count == 2)
         let arrival = visits[0]
         #expect(arrival.departure == nil)
         // Arrival: the first fix within the 30 m core, i.e. at most ~22 s of walking before the stop.

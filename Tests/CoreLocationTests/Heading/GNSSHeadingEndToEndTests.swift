@@ -3,6 +3,7 @@ import CoreLocationEngine
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 @testable import CoreLocationSources
 
 /// A GNSS compass's NMEA stream through `NMEAHeadingSource`, the heading runtime and a manager.
@@ -12,7 +13,7 @@ struct GNSSHeadingEndToEndTests {
     @Test func hdtBecomesTrueHeading() throws {
         let h = try ManagerHarness()
         let source = NMEAHeadingSource(input: .stdin, scheduler: h.scheduler, opensInput: false)
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         let delegate = HeadingDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
@@ -33,7 +34,7 @@ struct GNSSHeadingEndToEndTests {
     @Test func magneticHeadingFromTheLastFix() throws {
         let h = try ManagerHarness()
         let source = NMEAHeadingSource(input: .stdin, scheduler: h.scheduler, opensInput: false)
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         let delegate = HeadingDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate

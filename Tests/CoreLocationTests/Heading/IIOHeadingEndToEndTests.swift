@@ -5,6 +5,7 @@ import CoreLocationSources
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// The whole chain on a fake sysfs tree: IIO files → `IIOHeadingSource` → `HeadingRuntime` →
 /// `CLLocationManager` delegate, on the harness's manual clock.
@@ -35,7 +36,7 @@ struct IIOHeadingEndToEndTests {
         let root = tree.url.path
         let h = try ManagerHarness()
         let source = try #require(IIOHeadingSource.discover(sysfsRoot: root, scheduler: h.scheduler, store: nil))
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         let delegate = HeadingDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// Records heading-related delegate calls.
 final class HeadingDelegate: NSObject, CLLocationManagerDelegate, Sendable {
@@ -63,7 +64,7 @@ struct ManagerHeadingTests {
     func setUp() throws -> (ManagerHarness, ScriptedHeadingSource, CLLocationManager, HeadingDelegate) {
         let h = try ManagerHarness()
         let source = ScriptedHeadingSource()
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         let delegate = HeadingDelegate()
         let manager = CLLocationManager(runtime: h.runtime, target: h.target)
         manager.delegate = delegate
@@ -140,9 +141,9 @@ struct ManagerHeadingTests {
         h.flush()
         #expect(delegate.calibrationAsks == 1)
         #expect(delegate.headings.first?.headingAccuracy == -1)
-        #expect(HeadingRuntime.runtime(for: manager).isDisplayingCalibration(for: manager))
+        #expect(manager.isDisplayingHeadingCalibration)
         manager.dismissHeadingCalibrationDisplay()
-        #expect(!HeadingRuntime.runtime(for: manager).isDisplayingCalibration(for: manager))
+        #expect(!manager.isDisplayingHeadingCalibration)
     }
 }
 
@@ -151,7 +152,7 @@ struct ManagerLifetimeHeadingTests {
     @Test func releasedManagerPowersTheSourceOff() throws {
         let h = try ManagerHarness()
         let source = ScriptedHeadingSource()
-        HeadingRuntime.attach(HeadingRuntime(source: source, scheduler: h.scheduler), to: h.runtime)
+        h.runtime.useHeading(HeadingRuntime(source: source, scheduler: h.scheduler))
         var manager: CLLocationManager? = CLLocationManager(runtime: h.runtime, target: h.target)
         manager?.startUpdatingHeading()
         #expect(source.isOn)

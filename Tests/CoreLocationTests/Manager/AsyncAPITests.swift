@@ -2,6 +2,7 @@ import Foundation
 import CoreLocationEngine
 import Testing
 @testable import CoreLocation
+import CoreLocationRuntime
 
 @Suite struct AsyncAPITests {
     @Test func liveUpdatesYieldLocationsWithoutARunLoop() async throws {

@@ -3,6 +3,7 @@ import CoreLocationEngine
 import CoreLocationStorage
 import Testing
 @testable import CoreLocation
+import CoreLocationRuntime
 
 @Suite struct AuthorizationTests {
     @Test func creatingAManagerAnnouncesTheStatusOnce() throws {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// `allowsBackgroundLocationUpdates` and `showsBackgroundLocationIndicator` on Linux (decision 0047): the first
 /// needs `location` in the Info.plist's `UIBackgroundModes` (iOS raises; here it is refused and logged), and both

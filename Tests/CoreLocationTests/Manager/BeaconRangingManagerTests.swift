@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// CLLocationManager's beacon API over a replayed recording on the harness's ManualScheduler.
 @Suite struct BeaconRangingManagerTests {

@@ -3,6 +3,7 @@ import CoreLocationStorage
 import Foundation
 import Testing
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// Beacon regions in the process, without locationd (decision 0052): the app's, heard by every manager,
 /// kept in the database with the state the app was last told, and watched again by the next run.

@@ -6,6 +6,7 @@ import CoreLocationStorage
 import Logging
 import Synchronization
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// Everything a manager test needs: a manual clock, a simulated source, an in-memory decision
 /// store, a scripted prompt and a log that can be read back. Delegate calls are delivered at once
@@ -15,7 +16,7 @@ struct ManagerHarness {
     let store: AuthorizationStore
     let prompter: ScriptedPrompter?
     let log = InMemoryLogHandler()
-    let runtime: LocationRuntime
+    let runtime: EngineHost
     let source: SimulatedLocationSource?
     let target = CallbackTarget.manual()
 
@@ -53,7 +54,7 @@ struct ManagerHarness {
             identity: identity, store: store, prompter: prompter, environmentPolicy: policy,
             sourcesAreSimulated: simulatedSources ?? (source != nil), logger: logger
         )
-        runtime = LocationRuntime(
+        runtime = EngineHost(
             sources: source.map { [$0] } ?? [], scheduler: scheduler, authorization: authorization,
             regionStore: regionStore, logger: logger
         )

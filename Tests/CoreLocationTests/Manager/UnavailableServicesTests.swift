@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// A machine with a Bluetooth adapter (the kernel lists it under /sys/class/bluetooth): there, BlueZ may make
 /// beacon ranging and beacon regions available, and the "unavailable" checks below do not apply.

@@ -8,6 +8,7 @@ import CoreLocationStorage
 import Testing
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 @Suite struct CLMonitorTests {
     static let eiffel = CLLocationCoordinate2D(latitude: 48.8584, longitude: 2.2945)

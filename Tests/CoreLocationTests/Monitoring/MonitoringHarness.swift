@@ -7,12 +7,13 @@ import Logging
 import Synchronization
 
 @testable import CoreLocation
+import CoreLocationRuntime
 
 /// A runtime over a real on-disk database file (so a "restart" is a new runtime over the same
 /// file), a manual clock and a simulated source; delegate calls run when the test flushes.
 struct MonitoringHarness {
     let scheduler = ManualScheduler(wallOrigin: Date(timeIntervalSince1970: 1_750_000_000))
-    let runtime: LocationRuntime
+    let runtime: EngineHost
     let target = CallbackTarget.manual()
     let database: ScratchDirectory
     var databasePath: String { database.databasePath }
@@ -41,7 +42,7 @@ struct MonitoringHarness {
             identity: Self.identity, store: store, prompter: nil, environmentPolicy: nil, sourcesAreSimulated: true,
             services: services, logger: Logger(label: "tests")
         )
-        runtime = LocationRuntime(
+        runtime = EngineHost(
             sources: [source], scheduler: scheduler, authorization: authorization, configuration: configuration,
             regionStore: persists ? RegionStore(database: opened) : nil
         )

@@ -43,8 +43,7 @@ private let standingUntil = 812.0
         manager.startMonitoringVisits()
         for _ in 0..<1200 { h.advance(by: 1) }
         let visits = delegate.visits
-        #expect(visits.count == 2)
-        guard visits.count == 2 else { return }
+        try #require(visits.count == 2)
         let origin = 1_750_000_000.0  // the harness clock's wall origin; the route starts at once
         #expect(visits[0].departureDate == .distantFuture)
         let arrival = visits[0].arrivalDate.timeIntervalSince1970 - origin

@@ -25,6 +25,7 @@ var samples: [UInt64] = []
 samples.reserveCapacity(addresses.count * repetitions)
 var found = 0
 var checksum = 0.0
+var detail = 0
 for repetition in 0..<repetitions {
     for address in addresses {
         let start = nanoseconds()
@@ -34,6 +35,8 @@ for repetition in 0..<repetitions {
         if repetition == 0, let location {
             found += 1
             checksum += location.latitude + location.longitude
+            let radius = location.accuracyFromDatabase ? Int(location.horizontalAccuracy / 1000) : 0
+            detail += radius + (location.city?.utf8.count ?? 0) + (location.countryCode?.utf8.count ?? 0)
         }
     }
 }
@@ -43,5 +46,6 @@ func percentile(_ sorted: [UInt64], _ p: Double) -> UInt64 { sorted[min(sorted.c
 print(
     """
     {"impl": "swift", "open_ms": \(opens[opens.count / 2]), "p50_ns": \(percentile(samples, 0.5)), "p99_ns": \(percentile(samples, 0.99)), \
-    "lookups": \(samples.count), "found": \(found), "checksum": \(String(format: "%.6f", checksum))}
+    "lookups": \(samples.count), "found": \(found), "checksum": \(String(format: "%.6f", checksum)), \
+    "detail": \(detail)}
     """)

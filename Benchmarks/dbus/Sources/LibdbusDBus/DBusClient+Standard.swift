@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationDBus/DBusClient+Standard.swift

@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationDBus/DBusValue+Accessors.swift

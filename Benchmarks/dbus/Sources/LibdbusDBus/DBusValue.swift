@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationDBus/DBusValue.swift

@@ -1,0 +1,1 @@
+../../../../Sources/CoreLocationNetwork/IP/MaxMindStorage.swift

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# The .deb installed for real (dpkg -i, maintainer scripts and all) into a booted Debian 12: a debootstrap tree run
+# by systemd-nspawn with systemd as its PID 1, so the hardened locationd.service runs under a real systemd with
+# every directive applied. Checks (each failure is named, and the script exits 1):
+#   - dpkg -i succeeds; the maintainer scripts made the user corelocation (in dialout), /var/lib/corelocation 0700,
+#     and enabled and started locationd.socket through deb-systemd-helper / deb-systemd-invoke
+#   - `systemd-analyze verify` passes on the system units and the per-user units, man pages included; the
+#     security exposure of locationd.service is at most 2.5
+#   - the daemon, started by its socket as the unit says, answers clients: `locationctl authorize --list`, and a
+#     `locationctl locate` served from its simulated source, for the user corelocation and for a member of the
+#     corelocation group (another uid); it runs with no capability, no new privileges and a seccomp filter
+#   - under that unit it reaches gpsd on 127.0.0.1:2947 and opens a serial line (a UART node); a probe with the
+#     unit's sandbox lists the interfaces' addresses over netlink (what getifaddrs, which the IP source calls, does)
+#     and fails without AF_NETLINK
+#   - `locationctl reverse 48.85 2.35` names Paris from the installed gazetteer (no build tree in the container)
+#   - dpkg --purge removes the package, its state and its user
+#
+#   packaging/test-install.sh [PACKAGE.deb]   # default: the newest .build/deb/corelocation_*.deb
+#
+# Not beside `swift test`: the container shares the host's network (apt needs it), so its gpsd holds 127.0.0.1:2947,
+# which the tests that expect no gpsd there see. Needs root, debootstrap and systemd-container (systemd-nspawn); the Debian 12 tree is made once with debootstrap
+# from Debian's mirror and kept in $INSTALL_TEST_CACHE (default /var/tmp/corelocation-install-test), each run works
+# on a copy. Prints the time each stage took.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+arch="$(dpkg --print-architecture)"
+deb="${1:-$(ls -t .build/deb/corelocation_*_"$arch".deb 2>/dev/null | head -n 1)}"
+[ -n "$deb" ] && [ -f "$deb" ] || { echo "test-install.sh: no package; run packaging/build-deb.sh first" >&2; exit 64; }
+[ "$(id -u)" = 0 ] || { echo "test-install.sh: needs root (debootstrap, systemd-nspawn)" >&2; exit 77; }
+for tool in debootstrap:debootstrap systemd-nspawn:systemd-container nsenter:util-linux; do
+    command -v "${tool%%:*}" >/dev/null || { echo "test-install.sh: needs ${tool%%:*} (Debian package ${tool#*:})" >&2; exit 77; }
+done
+
+started=$(date +%s)
+stage() { echo "== [$(( $(date +%s) - started )) s] $*"; }
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# The Debian 12 tree: systemd and D-Bus (a booted system), adduser (the postinst), man-db (systemd-analyze verify
+# checks the units' man: links), gpsd (the daemon's default source, on localhost), iproute2 (the netlink probe).
+cache="${INSTALL_TEST_CACHE:-/var/tmp/corelocation-install-test}"
+base="$cache/bookworm-$arch"
+if [ ! -f "$base/.complete" ]; then
+    stage "debootstrap bookworm into $base"
+    rm -rf "$base"
+    mkdir -p "$cache"
+    debootstrap --variant=minbase --include=systemd,dbus,adduser,man-db,gpsd,iproute2 bookworm "$base" \
+        "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$cache/debootstrap.log" 2>&1 \
+        || { tail -20 "$cache/debootstrap.log" >&2; exit 1; }
+    touch "$base/.complete"
+fi
+
+work="$(mktemp -d /var/tmp/corelocation-install-test.XXXXXX)"
+machine="$work/root"
+nspawn=""
+cleanup() {
+    if [ -n "$nspawn" ] && kill -0 "$nspawn" 2>/dev/null; then
+        kill "$nspawn" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$nspawn" 2>/dev/null || break; sleep 0.2; done
+        kill -9 "$nspawn" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+stage "copy the tree"
+cp -a "$base" "$machine"
+echo corelocation-test > "$machine/etc/hostname"
+cp "$deb" "$machine/root/"
+package="/root/$(basename "$deb")"
+
+stage "boot it (systemd-nspawn -b)"
+# No host systemd is needed: --register=no and --keep-unit leave machined and the host's manager out.
+systemd-nspawn --quiet --register=no --keep-unit --console=passive -D "$machine" -b >"$work/console.log" 2>&1 &
+nspawn=$!
+# The container's PID 1 is systemd-nspawn's child once the set-up child in between has gone: wait for a child whose
+# command is systemd.
+leader=""
+for _ in $(seq 300); do
+    for child in $(pgrep -P "$nspawn" || true); do
+        [ "$(cat "/proc/$child/comm" 2>/dev/null)" = systemd ] && leader="$child"
+    done
+    [ -n "$leader" ] && break
+    sleep 0.1
+done
+[ -n "$leader" ] || { cat "$work/console.log" >&2; echo "the container did not start" >&2; exit 1; }
+inside() { nsenter -t "$leader" -a -- "$@"; }
+# systemctl answers once systemd has made its socket; then `--wait` waits for the boot to finish.
+state=""
+for _ in $(seq 600); do
+    state="$(inside systemctl is-system-running --wait 2>/dev/null || true)"
+    case "$state" in running | degraded) break ;; esac
+    sleep 0.2
+done
+[ "$state" = running ] || [ "$state" = degraded ] || { cat "$work/console.log" >&2; echo "boot: $state" >&2; exit 1; }
+
+stage "dpkg -i $(basename "$deb")"
+# apt, not bare dpkg -i: the package's Depends (dpkg-shlibdeps') come from Debian's archive, as for a user's
+# `sudo apt install ./corelocation_*.deb`; the maintainer scripts run the same way.
+{ inside apt-get update -qq && inside env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+    "$package"; } >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "apt install"; exit 1; }
+inside getent passwd corelocation | grep -q ':/var/lib/corelocation:/usr/sbin/nologin$' || fail "no user corelocation"
+inside id -nG corelocation | grep -qw dialout || fail "corelocation is not in dialout"
+[ "$(inside stat -c '%a %U %G' /var/lib/corelocation)" = "700 corelocation corelocation" ] \
+    || fail "/var/lib/corelocation: $(inside stat -c '%a %U %G' /var/lib/corelocation)"
+[ "$(inside systemctl is-enabled locationd.socket)" = enabled ] || fail "locationd.socket is not enabled"
+[ "$(inside systemctl is-active locationd.socket)" = active ] || fail "locationd.socket is not listening"
+[ "$(inside systemctl is-active locationd.service || true)" = inactive ] || fail "locationd.service started before a client"
+
+stage "systemd-analyze verify, security"
+inside systemd-analyze verify /lib/systemd/system/locationd.socket /lib/systemd/system/locationd.service \
+    >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify (system units)"; }
+inside mkdir -p -m 0700 /run/user/0
+inside env XDG_RUNTIME_DIR=/run/user/0 systemd-analyze --user verify /usr/lib/systemd/user/locationd.socket \
+    /usr/lib/systemd/user/locationd.service /usr/lib/systemd/user/corelocation-agent.service \
+    /usr/lib/systemd/user/corelocation-report.service >"$work/verify-user.log" 2>&1 \
+    || { cat "$work/verify-user.log" >&2; fail "systemd-analyze verify (user units)"; }
+exposure="$(inside systemd-analyze security --no-pager locationd.service | sed -n 's/.*Overall exposure level for locationd.service: \([0-9.]*\).*/\1/p')"
+echo "   locationd.service exposure: $exposure (goal <= 2.5)"
+awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.5) }' || fail "exposure $exposure > 2.5"
+
+stage "the daemon answers clients (socket activation, the unit's sandbox)"
+# A simulated source, so that a fix comes without hardware; gpsd, a serial line and the IP source beside it.
+inside mknod -m 0660 /dev/ttyS3 c 4 67
+inside chgrp dialout /dev/ttyS3
+cat >>"$machine/etc/corelocation/locationd.conf" <<'CONF'
+simulate = 48.8584,2.2945
+source = gpsd://127.0.0.1:2947
+source = serial:/dev/ttyS3?baud=9600
+CONF
+inside systemctl start gpsd.socket
+inside useradd --create-home --groups corelocation alice
+client() {  # client USER ARGS…: locationctl through the system daemon only, as USER
+    local user="$1"; shift
+    inside setpriv --reuid "$user" --regid "$user" --init-groups --reset-env -- \
+        env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout 30 /usr/bin/locationctl "$@"
+}
+for user in corelocation alice; do
+    if ! client "$user" authorize --list >"$work/list-$user.txt" 2>&1; then
+        cat "$work/list-$user.txt" >&2; fail "locationctl authorize --list as $user"
+    fi
+    client "$user" authorize locationctl always >"$work/allow-$user.txt" 2>&1 \
+        || { cat "$work/allow-$user.txt" >&2; fail "locationctl authorize as $user"; }
+    if client "$user" locate --format json >"$work/locate-$user.txt" 2>&1 \
+        && grep -q '"latitude" *: *48.858' "$work/locate-$user.txt"; then
+        echo "   $user: $(tr -d '\n ' <"$work/locate-$user.txt" | cut -c1-100)"
+    else
+        cat "$work/locate-$user.txt" >&2; fail "locationctl locate through the daemon as $user"
+    fi
+done
+# `simulate` makes the simulated source the only one (locationd's makeSources): the receivers get a run of their
+# own, without it, with a client whose request gives them demand.
+cat >"$machine/etc/corelocation/locationd.conf.receivers" <<'CONF'
+source = gpsd://127.0.0.1:2947
+source = serial:/dev/ttyS3?baud=9600
+CONF
+inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
+inside systemctl restart locationd.service
+client corelocation locate --format json >/dev/null 2>&1 &
+waiting=$!
+sleep 5
+pid="$(inside systemctl show -p MainPID --value locationd.service)"
+if [ "${pid:-0}" -gt 0 ]; then
+    status="$(inside cat "/proc/$pid/status")"
+    echo "$status" | grep -q '^CapEff:[[:space:]]*0000000000000000$' || fail "the daemon has capabilities"
+    echo "$status" | grep -q '^NoNewPrivs:[[:space:]]*1$' || fail "the daemon may gain privileges"
+    echo "$status" | grep -q '^Seccomp:[[:space:]]*2$' || fail "the daemon has no system-call filter"
+    [ "$(inside stat -c %U "/proc/$pid")" = corelocation ] || fail "the daemon does not run as corelocation"
+    # gpsd: an established TCP connection from the daemon to port 2947 (0B83).
+    sockets="$(inside find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' | sed 's/socket:\[\(.*\)\]/\1/')"
+    established="$(inside cat "/proc/$pid/net/tcp" "/proc/$pid/net/tcp6" | awk '$3 ~ /:0B83$/ && $4 == "01" { print $10 }')"
+    echo "$sockets" | grep -qxF -f <(echo "$established") || fail "no connection from the daemon to gpsd on localhost"
+    inside find "/proc/$pid/fd" -lname /dev/ttyS3 | grep -q . || fail "the daemon did not open the serial line"
+else
+    fail "locationd.service has no main process: $(inside systemctl status --no-pager locationd.service | tail -5)"
+fi
+kill "$waiting" 2>/dev/null || true
+inside journalctl --no-pager -u locationd.service >"$work/journal.txt" 2>&1 || true
+if grep -E 'Operation not permitted|Permission denied|Bad system call|Address family not supported' "$work/journal.txt"; then
+    fail "the sandbox refused the daemon something (journal above)"
+fi
+
+stage "netlink under the unit's sandbox"
+# locationd.service with its ExecStart replaced by `ip address` (netlink, as getifaddrs): it must list the loopback
+# address; the same without AF_NETLINK must fail, so the check can tell.
+probe() {  # probe NAME FAMILIES: run the probe unit with RestrictAddressFamilies=FAMILIES, print its output
+    sed -e 's|^ExecStart=.*|ExecStart=/usr/sbin/ip -brief address show lo|' -e 's/^Type=notify/Type=oneshot/' \
+        -e '/^NotifyAccess=/d' -e '/^Requires=/d' -e '/^Restart/d' -e '/^Also=/d' \
+        -e "s/^RestrictAddressFamilies=.*/RestrictAddressFamilies=$2/" \
+        "$machine/lib/systemd/system/locationd.service" >"$work/$1.service"
+    # The booted container's /run is its own tmpfs, not the tree's directory: write through its mount namespace.
+    inside sh -c "cat > /etc/systemd/system/$1.service" <"$work/$1.service"
+    inside systemctl daemon-reload
+    inside systemctl start "$1.service" || true
+    inside journalctl --no-pager -o cat -u "$1.service"
+}
+probe corelocation-netlink "AF_UNIX AF_INET AF_INET6 AF_NETLINK" | grep -q '127.0.0.1' \
+    || fail "ip address under locationd.service's sandbox did not list 127.0.0.1"
+probe corelocation-no-netlink "AF_UNIX AF_INET AF_INET6" | grep -q '127.0.0.1' \
+    && fail "the probe listed addresses without AF_NETLINK: it cannot tell"
+
+stage "locationctl reverse from the installed gazetteer"
+reverse="$(inside setpriv --reuid alice --regid alice --init-groups --reset-env -- env HOME=/tmp \
+    /usr/bin/locationctl reverse 48.85 2.35 2>&1 || true)"
+echo "   $reverse" | head -n 3
+echo "$reverse" | grep -q Paris || fail "locationctl reverse 48.85 2.35 did not name Paris"
+
+stage "dpkg --purge"
+inside dpkg --purge corelocation >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; fail "dpkg --purge"; }
+inside test ! -e /var/lib/corelocation || fail "/var/lib/corelocation left after purge"
+! inside getent passwd corelocation >/dev/null || fail "user corelocation left after purge"
+[ "$(inside systemctl is-active locationd.socket || true)" != active ] || fail "locationd.socket still listening"
+
+if [ "$failures" -gt 0 ]; then
+    echo "== the journal of locationd.service:" >&2
+    tail -40 "$work/journal.txt" >&2
+    stage "$failures check(s) failed"
+    exit 1
+fi
+stage "every check passed"
