@@ -50,10 +50,6 @@ public struct LocationEngine: Sendable {
         /// monitoring.
         public var jumps = JumpScreen.Parameters()
         public var stays = StayTracker.Parameters()
-        /// `.sustained` rule: while `StayTracker` holds a stay, regions see the stay's centre (with its
-        /// uncertainty as the accuracy) instead of each wandering fix; the fixes of an excursion that turns
-        /// out to be a departure are given to the regions when it does (decision 0062).
-        public var regionStayCentre = true
         /// `.evidence` rule: seconds of the strongest evidence a crossing needs (weaker evidence
         /// needs proportionally longer).
         public var regionEvidenceSeconds: Double = 30
@@ -180,9 +176,6 @@ public struct LocationEngine: Sendable {
     /// Jumps and stays as the monitoring services see them (decisions 0063, 0064).
     var jumpScreen: JumpScreen
     var stay: StayTracker
-    /// While a stay is held and its newest fixes lie outside it: those fixes, for the regions if they
-    /// turn out to be the departure.
-    var stayExcursion: [Fix] = []
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
     /// While the monitoring services are quiet: the next look, or the end of the current one.

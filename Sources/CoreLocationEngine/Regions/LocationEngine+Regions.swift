@@ -95,38 +95,11 @@ extension LocationEngine {
 
     /// A new valid fix for the monitoring services: screened for jumps (decision 0063), it feeds the
     /// stay (decision 0064) and the regions; a jump feeds neither (the older region rules see it).
-    ///
-    /// While a stay is held, the regions see its centre, not the fix (decision 0062): a wander of 150 m
-    /// around a building is the stay's noise, and the centre's side of a boundary is the user's. Fixes
-    /// outside the stay are kept; when they end it (the user left), the regions see them in order, so a
-    /// walk out is timed from its first clear fix, as without a stay.
     mutating func observeMonitoringFix(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         let accepted = jumpScreen.screen(fix) == .accepted
-        guard configuration.regionRule == .sustained else {
-            // 0007's and 0019's rules, kept for comparison, see every fix as they did.
-            if accepted { stay.observe(fix) }
-            evaluateRegions(fix, at: now, into: &actions)
-            return
-        }
-        guard accepted else { return }
-        let wasStaying = stay.isStaying
-        stay.observe(fix)
-        guard configuration.regionStayCentre else {
-            evaluateRegions(fix, at: now, into: &actions)
-            return
-        }
-        if stay.isStaying, let centre = stay.centre {
-            if stay.isSettled { stayExcursion.removeAll() } else { stayExcursion.append(fix) }
-            var held = fix
-            (held.latitude, held.longitude, held.horizontalAccuracy) = (centre.latitude, centre.longitude, centre.accuracy)
-            evaluateRegions(held, at: now, into: &actions)
-            return
-        }
-        if wasStaying {
-            for earlier in stayExcursion { evaluateRegions(earlier, at: now, into: &actions) }
-        }
-        stayExcursion.removeAll()
-        evaluateRegions(fix, at: now, into: &actions)
+        if accepted { stay.observe(fix) }
+        // 0007's and 0019's rules, kept for comparison, see every fix as they did.
+        if accepted || configuration.regionRule != .sustained { evaluateRegions(fix, at: now, into: &actions) }
     }
 
     /// Applies a valid fix to the regions and tells every client what changed.

@@ -29,24 +29,20 @@ public struct StayTracker: Sendable {
     public struct Parameters: Sendable, Hashable, Codable {
         public var window = 300.0
         public var walkingSpeed = 0.6
-        public var minimumRadius = 100.0
+        public var minimumRadius = 50.0
         public var maximumRadius = 250.0
         /// The envelope's largest radius, metres (the engine's stationary region): tuned on the reporter's
         /// tuning half, where 150 m and 250 m let walks out inside the envelope break ε (decision 0064).
-        public var maximumEnvelope = 150.0
+        public var maximumEnvelope = 100.0
         /// Envelope = spreadFactor × spread (RMS), clamped.
         public var spreadFactor = 3.0
-        public var departure = 30.0
+        public var departure = 20.0
         /// Metres of a fix's stated accuracy the envelope grants it, at most.
         public var accuracyAllowance = 100.0
         /// Fixes less accurate than this are not evidence.
         public var maximumAccuracy = 200.0
         /// Seconds over which the wander is correlated (the centre's uncertainty).
         public var correlationTime = 120.0
-        /// Seconds of fixes the beginning test looks at (nil: `window`).
-        public var beginWindow: Double?
-        /// While staying, the halves' means must also lie this many spreads apart to be a walk.
-        public var walkSpreadFactor = 3.0
 
         public init() {}
     }
@@ -91,26 +87,11 @@ public struct StayTracker: Sendable {
     private var away: [Sample] = []
     /// While staying: the stay's fixes of the last `window` seconds (the walking test goes on).
     private var recentWindow: [Sample] = []
-    /// While staying: the stay's fixes not yet in `stay`'s sums (a fix joins them `window` seconds after
-    /// it came, so the fixes of a walk out do not drag the centre and the spread they are judged by).
-    private var unsettled: [Sample] = []
-    /// The beginning window's median distance from the place.
-    private var beginSpread = 0.0
     private var lastTime: Double?
 
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
     }
-
-    /// How the last stay ended.
-    public enum Ending: Sendable, Hashable {
-        /// Fixes outside it for `departure` seconds.
-        case departed
-        /// Its own fixes walked.
-        case walked
-    }
-
-    public private(set) var lastEnding: Ending?
 
     /// A stay is going on.
     public var isStaying: Bool { stay != nil }
@@ -122,19 +103,11 @@ public struct StayTracker: Sendable {
     public var since: Date? { stay.map { _ in Date(timeIntervalSince1970: staySince) } }
 
     /// The stay's spread, metres (RMS distance of its fixes from its mean), while staying.
-    public var spread: Double? { stay.map(effectiveSpread) }
-
-    /// A young stay's spread is the whole beginning window's about the place (its newer half alone, 150 s of
-    /// a wander correlated over minutes, says too little) until its own fixes span a window.
-    private func effectiveSpread(_ sums: Sums) -> Double {
-        sums.weight >= parameters.window ? sums.spread : max(sums.spread, beginSpread)
-    }
+    public var spread: Double? { stay?.spread }
 
     /// The distance within which a fix belongs to the stay, before its own accuracy, metres.
     public var envelope: Double? {
-        stay.map {
-            min(max(parameters.spreadFactor * effectiveSpread($0), parameters.minimumRadius), parameters.maximumEnvelope)
-        }
+        stay.map { min(max(parameters.spreadFactor * $0.spread, parameters.minimumRadius), parameters.maximumEnvelope) }
     }
 
     /// Where the user stays, and how well that is known (metres), while staying.
@@ -142,7 +115,7 @@ public struct StayTracker: Sendable {
         guard let stay, let reference else { return nil }
         let m = stay.mean
         let duration = max(stayLast - staySince, 1)
-        let accuracy = effectiveSpread(stay) / max(1, duration / parameters.correlationTime).squareRoot()
+        let accuracy = stay.spread / max(1, duration / parameters.correlationTime).squareRoot()
         return (
             reference.latitude + m.y / Self.metresPerDegree,
             reference.longitude + m.x / reference.metresPerDegreeLongitude, accuracy
@@ -175,54 +148,37 @@ public struct StayTracker: Sendable {
         let sample = Sample(time: time, x: p.x, y: p.y, accuracy: fix.horizontalAccuracy, weight: weight)
         if var current = stay {
             if holds(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.horizontalAccuracy) {
-                // An excursion that came back was the stay's wander: its fixes count, or the spread
-                // would only ever measure the wander the envelope already allows.
-                let returned = away
                 away.removeAll()
-                unsettled += returned + [sample]
-                while let first = unsettled.first, time - first.time >= parameters.window {
-                    current.add(first)
-                    unsettled.removeFirst()
-                }
+                current.add(sample)
                 stay = current
                 stayLast = time
                 // The stay's own fixes must not walk either: a slow walk taken for a stay ends when the
                 // last window's halves' means part as a walk's do.
-                recentWindow += returned + [sample]
+                recentWindow.append(sample)
                 while recentWindow.count > 1, time - recentWindow[1].time >= parameters.window {
                     recentWindow.removeFirst()
                 }
-                if wandered(recentWindow, from: current) {
-                    lastEnding = .walked
+                if walked(recentWindow) {
                     stay = nil
                     candidate = recentWindow
                     recentWindow.removeAll()
-                    unsettled.removeAll()
                 }
                 return
             }
             away.append(sample)
             guard away.count >= 2, let first = away.first, time - first.time >= parameters.departure else { return }
-            lastEnding = .departed
             stay = nil
             candidate = away
             away.removeAll()
-            unsettled.removeAll()
             return
         }
         candidate.append(sample)
-        let beginning = parameters.beginWindow ?? parameters.window
-        while candidate.count > 1, time - candidate[1].time >= beginning { candidate.removeFirst() }
+        while candidate.count > 1, time - candidate[1].time >= parameters.window { candidate.removeFirst() }
         if let started = dwelling() {
             // The place from the window's newer half: its older half may hold the last of the walk in.
             let middle = (started + time) / 2
             var sums = Sums()
             for s in candidate where s.time >= middle { sums.add(s) }
-            // The whole window's wander about the place, by the median distance: robust to the end of the
-            // walk in that the window's older half may hold.
-            let place = sums.mean
-            let distances = candidate.map { (($0.x - place.x) * ($0.x - place.x) + ($0.y - place.y) * ($0.y - place.y)).squareRoot() }
-            beginSpread = distances.sorted()[distances.count / 2]
             stay = sums
             staySince = started
             stayLast = time
@@ -231,26 +187,10 @@ public struct StayTracker: Sendable {
         }
     }
 
-    /// Whether the stay's newest fixes walked off: the mean of the last `window` seconds of them (covering
-    /// half of it) lies farther from the stay's place (its fixes before them) than a walk at `walkingSpeed`
-    /// covers in half the window, and than `walkSpreadFactor` spreads (a wander correlated over minutes
-    /// moves a 5-minute mean that far from the place only rarely; a slow walk does, and keeps going).
-    private func wandered(_ samples: [Sample], from sums: Sums) -> Bool {
-        guard let first = samples.first, let last = samples.last, last.time - first.time >= parameters.window,
-            sums.weight >= parameters.window / 2
-        else { return false }
-        var recent = Sums()
-        for s in samples.dropFirst() { recent.add(s) }
-        guard recent.weight >= parameters.window / 2 else { return false }
-        let (a, b) = (recent.mean, sums.mean)
-        return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-            > max(parameters.walkingSpeed * parameters.window / 2, parameters.walkSpreadFactor * effectiveSpread(sums))
-    }
-
     /// Whether a full window's older half's mean lies more than `walkingSpeed × window / 2` from its newer
     /// half's: the fixes walk.
-    private func walked(_ samples: [Sample], over window: Double, beyond wander: Double = 0) -> Bool {
-        guard let first = samples.first, let last = samples.last, last.time - first.time >= window
+    private func walked(_ samples: [Sample]) -> Bool {
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= parameters.window
         else { return false }
         var older = Sums()
         var newer = Sums()
@@ -260,21 +200,19 @@ public struct StayTracker: Sendable {
         }
         let (a, b) = (older.mean, newer.mean)
         return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-            > max(parameters.walkingSpeed * window / 2, wander)
+            > parameters.walkingSpeed * parameters.window / 2
     }
 
     /// The window is full, compact and its mean did not walk: the time the stay began.
     private func dwelling() -> Double? {
-        let window = parameters.beginWindow ?? parameters.window
-        guard let first = candidate.first, let last = candidate.last, last.time - first.time >= window else {
-            return nil
-        }
+        guard let first = candidate.first, let last = candidate.last, last.time - first.time >= parameters.window,
+            !walked(candidate)
+        else { return nil }
         var all = Sums()
         for s in candidate.dropFirst() { all.add(s) }
-        guard !walked(candidate, over: window) else { return nil }
         // Fixes must cover half the window (each standing for at most 30 s): a receiver silent for minutes
         // says nothing of where its user went meanwhile.
-        guard all.weight >= window / 2 else { return nil }
+        guard all.weight >= parameters.window / 2 else { return nil }
         let m = all.mean
         let compact = candidate.allSatisfy {
             (($0.x - m.x) * ($0.x - m.x) + ($0.y - m.y) * ($0.y - m.y)).squareRoot() <= parameters.maximumRadius

@@ -78,26 +78,6 @@ public struct BoundedPolicy: Sendable {
         /// before a stay) to a car rolling into a car park.
         public var silenceSpeed = 5.0
         public var screen = FixScreen()
-        /// Stays whose fixes wander (decision 0064): the engine's rule, shared with quiet monitoring and
-        /// region monitoring, with the reporter's own distances and times. A departure noticed late costs the
-        /// reporter nothing but the walk out's retrace (there is no freshness bound to keep, or it is kept by
-        /// its own rule), where region monitoring owes the exit within seconds: so a fix belongs to the stay
-        /// within 150–250 m of its centre (3 spreads), staying ends after 60 s outside, and a stay begins after
-        /// 240 s (the dwell rule's window: the arrival must come within the stay's first 5 minutes).
-        public var stays: StayTracker.Parameters = {
-            var stays = StayTracker.Parameters()
-            stays.minimumRadius = 150
-            stays.maximumEnvelope = 250
-            stays.departure = 60
-            stays.beginWindow = 240
-            return stays
-        }()
-        /// Metres (RMS): a stay the tracker holds whose fixes spread wider than this is settled by it and
-        /// left only when it ends; a tighter one is the other rules' (decision 0046's dwell radius, halved).
-        public var wanderSpread = 15.0
-        /// Spreads from the centre within which a wandering stay's fix is at the place: its walk out is traced
-        /// from the last such fix (ε/2 at least).
-        public var wanderCore = 0.5
 
         public init() {}
     }
@@ -112,14 +92,6 @@ public struct BoundedPolicy: Sendable {
     private var simplifier: OnlineSimplifier
     private var stationary: StationaryDetector
     private var visits = VisitDetector()
-    /// Stays whose fixes wander (decision 0064): settles the user, and tells a stay's noise from leaving.
-    private var stays: StayTracker
-    /// Whether the current settle is a stay the tracker holds (its fixes wander): left only when it ends.
-    private var tracked = false
-    /// The spread (RMS) of the stay the tracker holds, while settled in it.
-    private var wander = 0.0
-    /// When the user last left a place: the tracker's stays that began before it are not arrivals.
-    private var leftAt = -Double.infinity
     private let stillFor: Double
     private var movingSince: Double?
     private var newest: ReportPoint?
@@ -144,7 +116,6 @@ public struct BoundedPolicy: Sendable {
         screen = parameters.screen
         simplifier = OnlineSimplifier(epsilon: parameters.epsilon)
         stationary = StationaryDetector(window: 0, radius: parameters.stillRadius)
-        stays = StayTracker(parameters: parameters.stays)
         stillFor = AutoPausePolicy.forActivity(parameters.activityType).stillFor
     }
 
@@ -162,7 +133,6 @@ public struct BoundedPolicy: Sendable {
         (previousGood, lastGood) = (lastGood, point)
         let now = point.time
         stationary.observe(fix, at: now)
-        stays.observe(fix)
         let events = visits.observe(fix)
         if movingSince == nil { movingSince = now }
         switch phase {
@@ -213,59 +183,43 @@ public struct BoundedPolicy: Sendable {
     }
 
     private mutating func whileMoving(_ point: ReportPoint, arrival: Visit?) -> [ReportDecision] {
-        let chosen = simplifier.add(point).map {
-            (point: $0, why: $0 == point ? "first fix" : "the track would leave ε at the next fix")
+        var out = simplifier.add(point).map {
+            decision(.track, $0, at: point, $0 == point ? "first fix" : "the track would leave ε at the next fix")
         }
         let still = stationary.stillSince.map { point.time - max($0, movingSince ?? $0) >= stillFor } ?? false
         dwell.append(point)
         while dwell.count > 1, point.time - dwell[1].time >= parameters.dwellTime { dwell.removeFirst() }
         let dwelt = !still && dwelling(point)
-        let stay = still || dwelt || arrival != nil ? nil : wanderingStay
-        guard still || dwelt || arrival != nil || stay != nil else {
-            var out = chosen.map { decision(.track, $0.point, at: point, $0.why) }
-            if let freshness = parameters.freshness, let newest,
-                SynchronizedDistance.distance(newest, point) > freshness, simplifier.candidate == point,
-                let flushed = simplifier.flush()
-            {
-                let metres = Int(SynchronizedDistance.distance(newest, point).rounded())
-                out.append(decision(.track, flushed, at: point, "freshness: \(metres) m from the newest report"))
+        if still || dwelt || arrival != nil {
+            out.removeAll { $0.point == point }
+            let why = still
+                ? "settled: still for \(Int(stillFor)) s"
+                : dwelt
+                    ? "settled: within \(Int(parameters.dwellRadius)) m for \(Int(parameters.dwellTime)) s"
+                    : "settled: arrival visit"
+            out.append(decision(.arrival, point, at: point, why))
+            // The centre starts from the evidence that settled the user, weighted by the time it spans:
+            // the dwell window's mean, the visit's centre, or this fix (a stillness settle's fixes all
+            // lay within `stillRadius` of it).
+            if dwelt, let mean = StayCentre(dwell) {
+                settle(at: point, since: point.time - parameters.dwellTime, centre: StayCentre(
+                    latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime))
+            } else if !still, let arrival {
+                let since = arrival.arrival?.timeIntervalSince1970 ?? point.time - visits.parameters.minimumStay
+                settle(at: point, since: since, centre: StayCentre(
+                    latitude: arrival.latitude, longitude: arrival.longitude, time: point.time,
+                    weight: point.time - since))
+            } else {
+                settle(at: point, since: point.time - stillFor, centre: StayCentre(seed: point, weight: stillFor))
             }
             return out
         }
-        // The centre starts from the evidence that settled the user, weighted by the time it spans:
-        // the dwell window's mean, the tracker's stay, the visit's centre, or this fix (a stillness
-        // settle's fixes all lay within `stillRadius` of it).
-        let why: String
-        let since: Double
-        let centre: StayCentre
-        if still {
-            why = "settled: still for \(Int(stillFor)) s"
-            since = point.time - stillFor
-            centre = StayCentre(seed: point, weight: stillFor)
-        } else if dwelt, let mean = StayCentre(dwell) {
-            why = "settled: within \(Int(parameters.dwellRadius)) m for \(Int(parameters.dwellTime)) s"
-            since = point.time - parameters.dwellTime
-            centre = StayCentre(
-                latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime)
-        } else if let stay {
-            why = "settled: staying, fixes wandering \(Int((stays.spread ?? 0).rounded())) m (RMS)"
-            since = stay.since
-            centre = StayCentre(
-                latitude: stay.latitude, longitude: stay.longitude, time: point.time, weight: point.time - stay.since)
-        } else if let arrival {
-            why = "settled: arrival visit"
-            since = arrival.arrival?.timeIntervalSince1970 ?? point.time - visits.parameters.minimumStay
-            centre = StayCentre(
-                latitude: arrival.latitude, longitude: arrival.longitude, time: point.time, weight: point.time - since)
-        } else {
-            why = "settled: still for \(Int(stillFor)) s"
-            since = point.time - stillFor
-            centre = StayCentre(seed: point, weight: stillFor)
+        if let freshness = parameters.freshness, let newest, SynchronizedDistance.distance(newest, point) > freshness,
+            simplifier.candidate == point, let flushed = simplifier.flush()
+        {
+            let metres = Int(SynchronizedDistance.distance(newest, point).rounded())
+            out.append(decision(.track, flushed, at: point, "freshness: \(metres) m from the newest report"))
         }
-        var out = chosen.filter { $0.point != point }.map { decision(.track, $0.point, at: point, $0.why) }
-        out.append(decision(.arrival, point, at: point, why))
-        settle(at: point, since: since, centre: centre)
-        tracked = stay != nil
         return out
     }
 
@@ -279,42 +233,18 @@ public struct BoundedPolicy: Sendable {
         self.centre = centre
         recent.removeAll()
         dwell.removeAll()
-        tracked = false
-    }
-
-    /// A stay the tracker holds, begun since the user last left a place, whose fixes wander wider than
-    /// `wanderSpread` and of which the newest fix is part: where it is, and since when.
-    private var wanderingStay: (latitude: Double, longitude: Double, since: Double)? {
-        guard stays.isSettled, let since = stays.since?.timeIntervalSince1970, since >= leftAt,
-            let spread = stays.spread, spread > parameters.wanderSpread, let centre = stays.centre
-        else { return nil }
-        return (centre.latitude, centre.longitude, since)
     }
 
     private mutating func whileSettled(_ point: ReportPoint, departed: Bool) -> [ReportDecision] {
         guard let place, var centre else { return [] }
         let distance = SynchronizedDistance.distance(place, point)
         let fromCentre = centre.distance(to: point)
-        // A settle that turns out to be a stay whose fixes wander is the tracker's from then on.
-        if !tracked, let stay = wanderingStay, stay.since <= point.time - parameters.stays.window,
-            SynchronizedDistance.distance(
-                latitude1: stay.latitude, longitude1: stay.longitude, latitude2: centre.latitude,
-                longitude2: centre.longitude) <= parameters.regionRadius
-        {
-            tracked = true
-        }
-        if tracked, stays.isStaying, let spread = stays.spread { wander = spread }
-        // A stay the tracker holds is left when the tracker says so (decision 0064): a wander of 150 m around
-        // a building is its noise, not leaving; the fixed radii below are not.
-        var left = tracked
-            ? !stays.isStaying
-            : departed
-                || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy)
+        var left = departed
+            || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy)
         if let freshness = parameters.freshness, distance > min(freshness, parameters.regionRadius) { left = true }
         if left {
             phase = .moving
             movingSince = point.time
-            leftAt = point.time
             dwell = [point]
             // The departure: the earliest recent fix from which one segment to this fix keeps every fix
             // between within ε (a backward opening window), i.e. about when the user started to move.
@@ -402,18 +332,13 @@ public struct BoundedPolicy: Sendable {
         }
         let distances = stay.map { centre.distance(to: $0) }.sorted()
         let scatter = 2 * distances[distances.count / 2]
-        // A stay the tracker held: its scatter, however wide, is the receiver's wander (decision 0064); its
-        // walk out began at the last fix within `wanderCore` spreads of the centre.
-        let compact = scatter <= parameters.dwellRadius || tracked
+        let compact = scatter <= parameters.dwellRadius
         var fixes = stay
         var start = place
         var why = "the stay was not still"
-        if compact, tracked || departure.time - settledSince >= visits.parameters.minimumStay {
-            let explained = tracked ? max(epsilon / 2, parameters.wanderCore * wander) : max(epsilon / 2, scatter)
-            // None within it (a wander wider than the fixes kept): the fix nearest the centre.
-            guard var last = stay.lastIndex(where: { centre.distance(to: $0) <= explained })
-                ?? stay.indices.min(by: { centre.distance(to: stay[$0]) < centre.distance(to: stay[$1]) })
-            else { return [] }
+        if compact, departure.time - settledSince >= visits.parameters.minimumStay {
+            let explained = max(epsilon / 2, scatter)
+            guard var last = stay.lastIndex(where: { centre.distance(to: $0) <= explained }) else { return [] }
             // A walk out that began within the scatter: back from the last fix at the place while one
             // segment from there to the departure keeps every fix between within ε (as the departure's
             // own window; noise breaks a line at once).

@@ -4,16 +4,16 @@ import Foundation
 /// Keeps poor fixes from driving any decision of the bounded policy.
 ///
 /// A fix is *poor* when its position is invalid (negative accuracy, not finite, out of range), less
-/// accurate than `maximumAccuracy`, not newer than the last good fix, or a *jump* by the engine's
-/// `JumpScreen` (decision 0063): a step from the last good fix faster than `maximumSpeed`, or than the
-/// user could have sped up to from their recent speed at 3 m/s²; a jump's fixes stay poor until one
-/// is plausible again from the last good fix (the jump came back: a 500 m spike and back is not
-/// movement) or they have agreed among themselves for 60 s (a real relocation). A real fast move is
-/// good fix by fix: its steps are at the speed it had. The fix's own `speed` field is not trusted at
-/// all (it is what fools the recipe).
+/// accurate than `maximumAccuracy`, not newer than the last good fix, or a *speed spike*: reaching it
+/// from the last good fix would take more than `maximumSpeed`. A genuine jump (a tunnel, a ferry, a
+/// receiver that was off) is accepted after `recoveryCount` poor fixes in a row that agree with
+/// each other, or after `spikeWindow` seconds without a good fix. The fix's own `speed` field is not
+/// trusted at all (it is what fools the recipe).
 public struct FixScreen: Sendable, Hashable, Codable {
     public var maximumAccuracy: Double
     public var maximumSpeed: Double
+    public var spikeWindow: Double = 60
+    public var recoveryCount = 3
 
     public enum Verdict: Sendable, Hashable {
         case good
@@ -21,7 +21,7 @@ public struct FixScreen: Sendable, Hashable, Codable {
     }
 
     private var lastGood: ReportPoint?
-    private var jumps: JumpScreen
+    private var rejected: [ReportPoint] = []
 
     /// - Parameters:
     ///   - maximumAccuracy: metres; 50 by default (a fix that may be 50 m off cannot place the user
@@ -30,9 +30,6 @@ public struct FixScreen: Sendable, Hashable, Codable {
     public init(maximumAccuracy: Double = 50, maximumSpeed: Double = 70) {
         self.maximumAccuracy = maximumAccuracy
         self.maximumSpeed = maximumSpeed
-        var parameters = JumpScreen.Parameters()
-        parameters.maximumSpeed = maximumSpeed
-        jumps = JumpScreen(parameters: parameters)
     }
 
     public mutating func screen(_ fix: Fix) -> Verdict {
@@ -43,11 +40,29 @@ public struct FixScreen: Sendable, Hashable, Codable {
         guard fix.horizontalAccuracy <= maximumAccuracy else {
             return .poor("accuracy \(Int(fix.horizontalAccuracy.rounded())) m worse than \(Int(maximumAccuracy)) m")
         }
-        if let last = lastGood, point.time <= last.time { return .poor("not newer than the last good fix") }
-        guard jumps.screen(fix) == .accepted else {
-            let metres = lastGood.map { Int(SynchronizedDistance.distance($0, point).rounded()) } ?? 0
-            return .poor("jump: \(metres) m from the last good fix")
+        guard let last = lastGood else {
+            lastGood = point
+            return .good
         }
+        let dt = point.time - last.time
+        guard dt > 0 else { return .poor("not newer than the last good fix") }
+        let speed = SynchronizedDistance.distance(last, point) / dt
+        if speed > maximumSpeed, dt < spikeWindow {
+            if let previous = rejected.last, point.time > previous.time,
+                SynchronizedDistance.distance(previous, point) / (point.time - previous.time) <= maximumSpeed
+            {
+                rejected.append(point)
+            } else {
+                rejected = [point]
+            }
+            if rejected.count >= recoveryCount {
+                rejected.removeAll()
+                lastGood = point
+                return .good
+            }
+            return .poor("speed spike: \(Int(speed.rounded())) m/s from the last good fix")
+        }
+        rejected.removeAll()
         lastGood = point
         return .good
     }

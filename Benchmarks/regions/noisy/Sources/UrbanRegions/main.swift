@@ -92,11 +92,7 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
     if let f = env["DEPARTURE"].flatMap(Double.init) { configuration.stays.departure = f }
     if let f = env["WINDOW"].flatMap(Double.init) { configuration.stays.window = f }
     if let f = env["WALKSPEED"].flatMap(Double.init) { configuration.stays.walkingSpeed = f }
-    if let f = env["SPREADF"].flatMap(Double.init) { configuration.stays.spreadFactor = f }
-    if let f = env["WALKSPREAD"].flatMap(Double.init) { configuration.stays.walkSpreadFactor = f }
     if let f = env["MINRADIUS"].flatMap(Double.init) { configuration.stays.minimumRadius = f }
-    if let f = env["BEGIN"].flatMap(Double.init) { configuration.stays.beginWindow = f }
-    if env["STAYCENTRE"] == "0" { configuration.regionStayCentre = false }
     let source = SourceDescriptor(id: SourceID("gnss"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
     let app = ClientID(1)
     var d = EngineDriver(engine: LocationEngine(sources: [source], configuration: configuration))
@@ -120,7 +116,7 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
             print(String(format: "T %6.0f d %6.1f acc %4.0f truth %6.1f %@ %@ centre %@ env %@",
                 row.t, distance(traced, row.latitude, row.longitude), accuracy ?? row.accuracy,
                 distance(traced, row.truthLatitude, row.truthLongitude), ok ? "ok" : "JUMP",
-                mirror.isStaying ? (mirror.isSettled ? "STAY" : "away") : mirror.lastEnding == .walked ? "-wk-" : "-dp-",
+                mirror.isStaying ? (mirror.isSettled ? "STAY" : "away") : "----",
                 c.map { String(format: "%6.1f±%5.1f", distance(traced, $0.latitude, $0.longitude), $0.accuracy) } ?? "-",
                 mirror.envelope.map { String(format: "%5.1f", $0) } ?? "-"))
         }

@@ -16,15 +16,6 @@ guard arguments.count >= 5, let epsilon = Double(arguments[2]) else {
 var parameters = BoundedPolicy.Parameters()
 parameters.epsilon = epsilon
 parameters.freshness = arguments[3] == "off" ? nil : Double(arguments[3])
-// Knobs for tuning on the tuning half (decision 0064): the stay tracker's and the policy's wander parameters.
-let knobs = ProcessInfo.processInfo.environment
-if let v = knobs["WANDER_SPREAD"].flatMap(Double.init) { parameters.wanderSpread = v }
-if let v = knobs["WANDER_CORE"].flatMap(Double.init) { parameters.wanderCore = v }
-if let v = knobs["ENVELOPE"].flatMap(Double.init) { parameters.stays.maximumEnvelope = v }
-if let v = knobs["MINRADIUS"].flatMap(Double.init) { parameters.stays.minimumRadius = v }
-if let v = knobs["DEPARTURE"].flatMap(Double.init) { parameters.stays.departure = v }
-if let v = knobs["WALKSPREAD"].flatMap(Double.init) { parameters.stays.walkSpreadFactor = v }
-if let v = knobs["BEGIN"].flatMap(Double.init) { parameters.stays.beginWindow = v }
 let out = URL(fileURLWithPath: arguments[1])
 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
 let pattern = /<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)">(?:(?!<\/trkpt>)[\s\S])*?<time>([^<]+)<\/time>/
@@ -34,12 +25,6 @@ for path in arguments[4...] {
     var screen = FixScreen()  // DEBUG_SCREEN: prints why each poor fix is poor
     let debug = ProcessInfo.processInfo.environment["DEBUG_SCREEN"] != nil
     var lines: [String] = []
-    // TRACE_FROM/TRACE_TO (seconds since the first fix): the policy's phase and a mirror of its stay tracker.
-    let traceFrom = knobs["TRACE_FROM"].flatMap(Double.init)
-    let traceTo = knobs["TRACE_TO"].flatMap(Double.init) ?? .infinity
-    var mirrorScreen = FixScreen()
-    var mirror = StayTracker(parameters: parameters.stays)
-    var start: Double?
     func write(_ decisions: [ReportDecision]) {
         for d in decisions {
             let p = d.point
@@ -56,24 +41,7 @@ for path in arguments[4...] {
             print("\(date) \(why)")
         }
         write(policy.tick(at: date))
-        let before = lines.count
-        let f = Fix(latitude: lat, longitude: lon, horizontalAccuracy: 5, timestamp: date)
-        write(policy.handle(f))
-        if let traceFrom {
-            let t = date.timeIntervalSince1970 - (start ?? date.timeIntervalSince1970)
-            if start == nil { start = date.timeIntervalSince1970 }
-            let good = mirrorScreen.screen(f) == .good
-            if good { mirror.observe(f) }
-            if t >= traceFrom && t <= traceTo {
-                let c = mirror.centre
-                let d = c.map { SynchronizedDistance.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: lat, longitude2: lon) }
-                print(String(format: "T %6.0f %@ %@ %@ d %@ spread %@ env %@ %@", t, policy.phase == .settled ? "SETTLED" : "moving ",
-                    good ? "ok" : "POOR", mirror.isStaying ? (mirror.isSettled ? "STAY" : "away") : mirror.lastEnding == .walked ? "-wk-" : "-dp-",
-                    d.map { String(format: "%5.0f", $0) } ?? "    -", mirror.spread.map { String(format: "%4.0f", $0) } ?? "   -",
-                    mirror.envelope.map { String(format: "%4.0f", $0) } ?? "   -",
-                    lines[before...].map { l in String(l.split(separator: "\"reason\":").last ?? "") }.joined(separator: " | ")))
-            }
-        }
+        write(policy.handle(Fix(latitude: lat, longitude: lon, horizontalAccuracy: 5, timestamp: date)))
     }
     write(policy.finish())
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
