@@ -39,7 +39,7 @@ import random
 HERE = os.path.dirname(os.path.abspath(__file__))
 R = 6371008.8
 START = dt.datetime(2026, 3, 2, 7, 0, tzinfo=dt.timezone.utc)
-TRACKS = 16
+TRACKS = 48
 SEED = 35
 
 

@@ -120,10 +120,13 @@ import Testing
     @Test(arguments: [nil, 5.0])
     func tuningHalf(accuracy: Double?) throws {
         let score = try Self.measure(half: "tuning", rule: .sustained, accuracy: accuracy)
-        // Benchmarks/regions/noisy/README.md: 75 and 76 of 76 on time (plus 26 traverses), 0 and 2 flip-flops.
-        #expect(score.reference == 102)
-        #expect(score.flipFlops <= 2, "\(score)")
-        #expect(score.timely >= 100, "\(score)")
+        // Benchmarks/regions/noisy/README.md, with synth-17…48 in this half (issue 35's second session: the
+        // first 8 synthetic tracks showed too few of a stay's flip-flops): 280 and 283 of 288 on time, plus
+        // 122 and 123 of 128 traverses; 6 and 16 flip-flops (the issue's 0 is not met; the assertion guards
+        // against it getting worse).
+        #expect(score.reference == 416)
+        #expect(score.flipFlops <= (accuracy == nil ? 6 : 16), "\(score)")
+        #expect(score.timely >= (accuracy == nil ? 402 : 406), "\(score)")
         #expect(Self.quantile(score.delays, 0.9) <= 40, "\(score.delays.sorted())")
         try Self.report(score, half: "tuning", rule: .sustained, accuracy: accuracy)
         try Self.report(

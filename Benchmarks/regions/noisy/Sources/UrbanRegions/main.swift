@@ -88,6 +88,11 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
     if let f = env["SPREAD"].flatMap(Double.init) { configuration.stays.spreadFactor = f }
     if let f = env["HOLD"].flatMap(Double.init) { configuration.jumps.holdTime = f }
     if let f = env["DWELL"].flatMap(Double.init) { configuration.regionDwell = f }
+    if let f = env["ENVELOPE"].flatMap(Double.init) { configuration.stays.maximumEnvelope = f }
+    if let f = env["DEPARTURE"].flatMap(Double.init) { configuration.stays.departure = f }
+    if let f = env["WINDOW"].flatMap(Double.init) { configuration.stays.window = f }
+    if let f = env["WALKSPEED"].flatMap(Double.init) { configuration.stays.walkingSpeed = f }
+    if let f = env["MINRADIUS"].flatMap(Double.init) { configuration.stays.minimumRadius = f }
     let source = SourceDescriptor(id: SourceID("gnss"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
     let app = ClientID(1)
     var d = EngineDriver(engine: LocationEngine(sources: [source], configuration: configuration))
@@ -96,14 +101,37 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
         _ = d.send(.client(app, .startMonitoring(MonitoredRegion(identifier: r.id, latitude: r.lat, longitude: r.lon, radius: r.radius))))
     }
     var result: [String: [(Double, Bool)]] = [:]
+    // TRACE=REGION_ID: every fix's distance to that region and the stay tracker's view (a mirror of the
+    // engine's jump screen and tracker, fed the same fixes).
+    let traced = env["TRACE"].flatMap { id in regions.first { $0.id == id } }
+    var mirrorScreen = JumpScreen(parameters: configuration.jumps)
+    var mirror = StayTracker(parameters: configuration.stays)
     for row in rows {
+        if let traced {
+            let fix = Fix(latitude: row.latitude, longitude: row.longitude, horizontalAccuracy: accuracy ?? row.accuracy,
+                timestamp: Date(timeIntervalSince1970: 1_700_000_000 + row.t))
+            let ok = mirrorScreen.screen(fix) == .accepted
+            if ok { mirror.observe(fix) }
+            let c = mirror.centre
+            print(String(format: "T %6.0f d %6.1f acc %4.0f truth %6.1f %@ %@ centre %@ env %@",
+                row.t, distance(traced, row.latitude, row.longitude), accuracy ?? row.accuracy,
+                distance(traced, row.truthLatitude, row.truthLongitude), ok ? "ok" : "JUMP",
+                mirror.isStaying ? (mirror.isSettled ? "STAY" : "away") : "----",
+                c.map { String(format: "%6.1f±%5.1f", distance(traced, $0.latitude, $0.longitude), $0.accuracy) } ?? "-",
+                mirror.envelope.map { String(format: "%5.1f", $0) } ?? "-"))
+        }
+
         d.advance(to: row.t)
         let fix = Fix(
             latitude: row.latitude, longitude: row.longitude, horizontalAccuracy: accuracy ?? row.accuracy,
             timestamp: Date(timeIntervalSince1970: 1_700_000_000 + row.t))
         for action in d.send(.source(source.id, .fix(fix))) {
             guard case .region(_, let notice) = action else { continue }
-            if case .entered(let r, _) = notice { result[r.identifier, default: []].append((row.t, true)) }
+            if case .entered(let r, _) = notice {
+                result[r.identifier, default: []].append((row.t, true))
+                if r.identifier == traced?.id { print("EVENT enter \(row.t)") }
+            }
+            if case .exited(let r, _) = notice, r.identifier == traced?.id { print("EVENT exit \(row.t)") }
             if case .exited(let r, _) = notice { result[r.identifier, default: []].append((row.t, false)) }
         }
     }
@@ -165,8 +193,12 @@ for file in try FileManager.default.contentsOfDirectory(atPath: noisy.path).sort
     let track = String(file[..<cut])
     cases.append((halves[track] ?? "?", String(file.dropLast(4)), try read(noisy.appendingPathComponent(file)), noisyRegions[track] ?? []))
 }
+/// `HALF=tuning` prints the tuning half alone (while a rule is being tuned, the reporting half is not looked at).
+let halfWanted = ProcessInfo.processInfo.environment["HALF"]
+/// `RULE=sustained` scores that rule alone.
+let ruleWanted = ProcessInfo.processInfo.environment["RULE"]
 // Jump fixes (the generator's `j` rows) that the engine's jump screen accepts, per half.
-for half in ["tuning", "reporting"] {
+for half in ["tuning", "reporting"] where halfWanted == nil || halfWanted == half {
     var jumps = 0
     var accepted = 0
     for (track, _) in urbanRegions where halves[track] == half {
@@ -191,8 +223,8 @@ print()
 let detail = ProcessInfo.processInfo.environment["DETAIL"] != nil
 print("| half | rule | accuracy | reference crossings | on time (≤ 3 min) | missed | regions all on time | flip-flops | crossings | matching none | enter delay p50 / p90, s | exit delay p50 / p90, s | traverses on time, other crossings |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for half in ["tuning", "reporting"] {
-    for rule in [RegionCrossingRule.sustained, .evidence] {
+for half in ["tuning", "reporting"] where halfWanted == nil || halfWanted == half {
+    for rule in [RegionCrossingRule.sustained, .evidence] where ruleWanted == nil || ruleWanted == rule.rawValue {
         for accuracy in [nil, 5.0] {
             var s = Score()
             var passes = Score()
