@@ -14,15 +14,17 @@ public struct SatelliteView: Sendable, Hashable {
         /// The satellite's number within its system (SBAS: its PRN, 120–158).
         public var svID: Int
         /// Degrees above the horizon; nil when the receiver did not say.
-        public var elevation: Int?
+        public var elevation: Double?
         /// Degrees from true north; nil when the receiver did not say.
-        public var azimuth: Int?
+        public var azimuth: Double?
         /// Signal-to-noise ratio, dB-Hz; nil when not tracked.
-        public var snr: Int?
+        public var snr: Double?
         /// In the solution (listed by the epoch's GSA).
         public var used: Bool
 
-        public init(prn: Int, gnssID: Int, svID: Int, elevation: Int?, azimuth: Int?, snr: Int?, used: Bool) {
+        public init(
+            prn: Int, gnssID: Int, svID: Int, elevation: Double?, azimuth: Double?, snr: Double?, used: Bool
+        ) {
             self.prn = prn
             self.gnssID = gnssID
             self.svID = svID
@@ -53,7 +55,17 @@ public struct SatelliteView: Sendable, Hashable {
                 }
             }
             self.init(
-                prn: prn, gnssID: gnssID, svID: svID, elevation: elevation, azimuth: azimuth, snr: snr, used: used)
+                prn: prn, gnssID: gnssID, svID: svID, elevation: elevation.map(Double.init),
+                azimuth: azimuth.map(Double.init), snr: snr.map(Double.init), used: used)
+        }
+
+        /// A satellite of gpsd's own `SKY` (locationd reading gpsd): its numbers as gpsd gave them; a satellite
+        /// without a PRN is nil.
+        public init?(_ satellite: GPSDSky.Satellite) {
+            guard let prn = satellite.PRN else { return nil }
+            self.init(
+                prn: prn, gnssID: satellite.gnssid ?? 0, svID: satellite.svid ?? prn, elevation: satellite.el,
+                azimuth: satellite.az, snr: satellite.ss, used: satellite.used ?? false)
         }
     }
 
@@ -86,6 +98,13 @@ public struct SatelliteView: Sendable, Hashable {
         self.reportedPDOP = reportedPDOP
         self.reportedHDOP = reportedHDOP
         self.reportedVDOP = reportedVDOP
+    }
+
+    /// The view gpsd's `SKY` gave, for the fix timed `fixTime`.
+    public init(_ sky: GPSDSky, fixTime: Date?) {
+        self.init(
+            fixTime: fixTime, satellites: (sky.satellites ?? []).compactMap(Satellite.init), reportedPDOP: sky.pdop,
+            reportedHDOP: sky.hdop, reportedVDOP: sky.vdop)
     }
 
     /// The view of an NMEA receiver's latest epoch.
@@ -123,8 +142,8 @@ public struct SatelliteView: Sendable, Hashable {
     static func covariance(_ used: [Satellite]) -> [[Double]]? {
         let rows = used.compactMap { satellite -> [Double]? in
             guard let elevation = satellite.elevation, let azimuth = satellite.azimuth else { return nil }
-            let e = Double(elevation) * .pi / 180
-            let a = Double(azimuth) * .pi / 180
+            let e = elevation * .pi / 180
+            let a = azimuth * .pi / 180
             return [cos(e) * sin(a), cos(e) * cos(a), sin(e), 1]
         }
         guard rows.count >= 4 else { return nil }
@@ -148,7 +167,7 @@ public struct SatelliteView: Sendable, Hashable {
     }
 }
 
-/// A receiver source that says which satellites it saw (the NMEA sources): read by locationd's gpsd front door for
+/// A receiver source that says which satellites it saw (the NMEA sources, gpsd): read by locationd's gpsd front door for
 /// `SKY`.
 public protocol SatelliteViewReporting: LocationSource {
     /// The view of the epoch of the fix timed `fixTime`, nil when the source has none for it (not its fix, or one

@@ -91,9 +91,9 @@ enum GPSDReport {
         }
         text += #","nSat":\#(view.satellites.count),"uSat":\#(view.satellites.filter(\.used).count)"#
         let satellites = view.satellites.map { satellite in
-            #"{"PRN":\#(satellite.prn),"el":\#(satellite.elevation ?? 0).0,"az":\#(satellite.azimuth ?? 0).0"#
-                + #","ss":\#(satellite.snr ?? 0).0,"used":\#(satellite.used),"gnssid":\#(satellite.gnssID)"#
-                + #","svid":\#(satellite.svID)}"#
+            #"{"PRN":\#(satellite.prn),"el":"# + number(satellite.elevation ?? 0, 1) + #","az":"#
+                + number(satellite.azimuth ?? 0, 1) + #","ss":"# + number(satellite.snr ?? 0, 1)
+                + #","used":\#(satellite.used),"gnssid":\#(satellite.gnssID),"svid":\#(satellite.svID)}"#
         }
         return text + #","satellites":["# + satellites.joined(separator: ",") + "]}"
     }

@@ -58,7 +58,9 @@ import Glibc
     /// was told (inside), so the replay's beacon, heard again from the start, is no new entry.
     @Test func killedAppIsRelaunchedForItsBeaconRegionsEntryAndHearsItOnce() async throws {
         let harness = try DaemonHarness()
-        let adverts = try Self.recording(in: harness, from: 15, to: 25)
+        // Silent for 25 s after the region is first monitored: the app is started and killed within that time (15 s
+        // was once too short on a loaded machine).
+        let adverts = try Self.recording(in: harness, from: 25, to: 35)
         let arguments = ["--simulate", "48.8584,2.2945", "--launcher", "exec", "--relaunch-pickup", "5"]
         let daemonEnvironment = ["CORELOCATION_BEACONS": "simulate:" + adverts]
         try await harness.start(arguments, extra: daemonEnvironment)
@@ -74,7 +76,7 @@ import Glibc
 
         // The beacon is heard: locationd stores the entry and starts the app, whose delegate hears it.
         #expect(
-            await BackgroundRelaunchTests.wait(timeout: 40) { BackgroundRelaunchTests.events(log) == ["enter"] },
+            await BackgroundRelaunchTests.wait(timeout: 55) { BackgroundRelaunchTests.events(log) == ["enter"] },
             "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
         #expect(BackgroundRelaunchTests.launches(log).map(\.reason) == ["none", "location"])
         #expect(harness.logText.contains("kind=beacon-enter"), "\(harness.logText)")
@@ -103,9 +105,9 @@ import Glibc
 
         try await harness.killDaemon()
         try await harness.startAndWait(arguments, extra: daemonEnvironment)
-        // The replay starts again with the region's session: silent 15 s, then the beacon (inside
-        // already: no entry), within 30 s of the restart (no exit either).
-        await Polling.pause(22)
+        // The replay starts again with the region's session: silent 25 s, then the beacon (inside
+        // already: no entry), within 40 s of the restart (no exit either).
+        await Polling.pause(32)
         #expect(BackgroundRelaunchTests.events(log) == ["enter"], "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
         let restored = try await harness.run(
             "CoreLocationAppProbe", ["regions", "--seconds", "1"],
@@ -119,7 +121,7 @@ import Glibc
     /// beacon silent for 30 s, `unsatisfied` while it runs.
     @Test func killedAppsMonitorHearsItsBeaconConditionOnce() async throws {
         let harness = try DaemonHarness()
-        let adverts = try Self.recording(in: harness, from: 15, to: 20, until: 80)
+        let adverts = try Self.recording(in: harness, from: 25, to: 30, until: 90)
         try await harness.start(
             ["--simulate", "48.8584,2.2945", "--launcher", "exec", "--relaunch-pickup", "5"],
             extra: ["CORELOCATION_BEACONS": "simulate:" + adverts])
@@ -133,7 +135,7 @@ import Glibc
         #expect(MonitorRelaunchTests.conditions(log).isEmpty, "killed before the beacon was heard")
 
         #expect(
-            await BackgroundRelaunchTests.wait(timeout: 40) { MonitorRelaunchTests.conditions(log) == ["satisfied"] },
+            await BackgroundRelaunchTests.wait(timeout: 50) { MonitorRelaunchTests.conditions(log) == ["satisfied"] },
             "\(BackgroundRelaunchTests.lines(log))\n\(harness.logText)")
         #expect(BackgroundRelaunchTests.launches(log).map(\.reason) == ["none", "location"])
         #expect(harness.logText.contains("kind=monitor:shop"), "\(harness.logText)")
@@ -141,7 +143,7 @@ import Glibc
             String($0.split(separator: " ").last ?? "")
         }
         #expect(monitoring == ["added", "found"])
-        // The beacon falls silent at 20 s (until the loop comes round at 95 s): unsatisfied 30 s
+        // The beacon falls silent at 30 s (until the loop comes round at 115 s): unsatisfied 30 s
         // later, to the running process.
         #expect(
             await BackgroundRelaunchTests.wait(timeout: 45) {

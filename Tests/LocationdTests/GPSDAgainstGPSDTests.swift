@@ -83,7 +83,9 @@ struct GPSDAgainstGPSDTests {
         let fromLocationd = try GPSDLineClient(port: port)
         for client in [fromGPSD, fromLocationd] { client.send(#"?WATCH={"enable":true,"json":true};"# + "\n") }
         // locationd opens its source once a client wants locations; gpsd once it has a watcher (-n opens at once).
-        #expect(await Polling.until(timeout: 10) { gpsdFeed.acceptedCount > 0 && locationdFeed.acceptedCount > 0 })
+        #expect(
+            await Polling.until(timeout: 10) { gpsdFeed.acceptedCount > 0 && locationdFeed.acceptedCount > 0 },
+            "gpsd's feed accepted \(gpsdFeed.acceptedCount), locationd's \(locationdFeed.acceptedCount): \(harness.logText)")
         let pumped = epochs
         for feed in [gpsdFeed, locationdFeed] {
             feed.startPumping(interval: 0.2) { $0 < pumped.count ? pumped[$0] : nil }
@@ -167,5 +169,38 @@ struct GPSDAgainstGPSDTests {
         #expect(client.objects("SKY").isEmpty)
         let poll = try #require(client.objects("POLL").first)
         #expect((poll["sky"] as? [Any])?.isEmpty == true && (poll["tpv"] as? [Any])?.count == 1, "\(poll)")
+    }
+
+    /// locationd reading gpsd (`gpsd://`) passes gpsd's own SKY on: the same text but the device, one epoch behind
+    /// its TPV (gpsd writes an epoch's SKY after the TPV; decision 0089).
+    @Test func throughGPSDTheSKYIsGPSDs() async throws {
+        let epochs = try Self.epochs(.multi)
+        let feed = try NMEAFeed()
+        defer { feed.close() }
+        let gpsdPort = try freeLoopbackPort()
+        let gpsd = try GPSDProcess(port: gpsdPort, feedPort: feed.port)
+        defer { gpsd.terminate() }
+        try gpsd.waitUntilListening()
+        let harness = try DaemonHarness()
+        let port = Int(try freeLoopbackPort())
+        try await harness.start(
+            ["--source", "gpsd://127.0.0.1:\(gpsdPort)", "--gpsd-listen", "127.0.0.1:\(port)"],
+            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        let fromGPSD = try GPSDLineClient(port: Int(gpsdPort))
+        let fromLocationd = try GPSDLineClient(port: port)
+        for client in [fromGPSD, fromLocationd] { client.send(#"?WATCH={"enable":true,"json":true};"# + "\n") }
+        #expect(await Polling.until(timeout: 10) { feed.acceptedCount > 0 })
+        feed.startPumping(interval: 0.2) { $0 < epochs.count ? epochs[$0] : nil }
+        let skies: @Sendable (GPSDLineClient) -> [String] = { client in
+            client.lines.withLock { $0 }.filter { $0.contains(#""class":"SKY""#) }.map {
+                $0.replacingOccurrences(of: #""device":"[^"]*","#, with: "", options: .regularExpression)
+            }
+        }
+        #expect(
+            await Polling.until(timeout: 20) { skies(fromLocationd).count >= 5 && skies(fromGPSD).count >= 5 },
+            "locationd: \(fromLocationd.lines.withLock { $0 }.map { $0.prefix(60) }) \(harness.logText)")
+        let theirs = try #require(skies(fromGPSD).last)
+        #expect(skies(fromLocationd).last == theirs)
+        #expect(theirs.contains(#""PRN":412"#))
     }
 }

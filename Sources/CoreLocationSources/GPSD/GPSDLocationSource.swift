@@ -39,6 +39,10 @@ public final class GPSDLocationSource: LocationSource {
         var lastDelivered: (time: Date, quality: FixQuality)?
         var isAvailable: Bool?
         var status: GPSDSourceStatus
+        /// gpsd's latest `SKY`, and the one each recent fix went out with (at most 8, newest last): gpsd writes an
+        /// epoch's SKY after its TPV, so a fix carries the view of the epoch before it (decision 0089).
+        var latestSky: GPSDSky?
+        var skyAtRecentFixes: [(fixTime: Date, sky: GPSDSky)] = []
     }
 
     /// - Parameters:
@@ -214,8 +218,15 @@ public final class GPSDLocationSource: LocationSource {
             }
             state.lastDelivered = (fix.timestamp, quality)
             state.isAvailable = true
+            if let sky = state.latestSky {
+                state.skyAtRecentFixes.append((fix.timestamp, sky))
+                if state.skyAtRecentFixes.count > 8 { state.skyAtRecentFixes.removeFirst() }
+            }
             logger.debug("gpsd fix", metadata: ["lat": "\(fix.latitude)", "lon": "\(fix.longitude)"])
             return [.fix(fix)]
+        case .sky(let sky):
+            if sky.satellites?.isEmpty == false { state.latestSky = sky }
+            return []
         case .error(let report):
             logger.debug("gpsd reported an error", metadata: ["message": "\(report.message ?? "")"])
             return []
@@ -241,5 +252,13 @@ struct FixQuality: Sendable {
     func improves(on other: FixQuality) -> Bool {
         dimensions > other.dimensions || (hasErrorEstimate && !other.hasErrorEstimate)
             || (hasVerticalEstimate && !other.hasVerticalEstimate)
+    }
+}
+
+extension GPSDLocationSource: SatelliteViewReporting {
+    public func satelliteView(for fixTime: Date) -> SatelliteView? {
+        state.withLock { state in
+            state.skyAtRecentFixes.last { $0.fixTime == fixTime }.map { SatelliteView($0.sky, fixTime: fixTime) }
+        }
     }
 }

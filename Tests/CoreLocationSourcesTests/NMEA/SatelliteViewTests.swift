@@ -7,7 +7,9 @@ import Testing
 /// The satellite view gpsd's `SKY` is written from (decision 0089), against what gpsd 3.22 printed for the same
 /// NMEA (`gpsd -N -n tcp://…`, read with a raw `?WATCH`; the recordings are in the test).
 struct SatelliteViewTests {
-    static func satellite(_ id: Int, _ elevation: Int, _ azimuth: Int, used: Bool = true) -> SatelliteView.Satellite {
+    static func satellite(_ id: Int, _ elevation: Double, _ azimuth: Double, used: Bool = true)
+        -> SatelliteView.Satellite
+    {
         SatelliteView.Satellite(prn: id, gnssID: 0, svID: id, elevation: elevation, azimuth: azimuth, snr: 40, used: used)
     }
 
@@ -43,7 +45,7 @@ struct SatelliteViewTests {
         #expect(three.x == nil && three.y == nil && three.time == nil && three.geometric == nil)
         #expect(three.horizontal == 0.9 && three.vertical == 1.5 && three.position == 1.8)
         let flat = SatelliteView(
-            fixTime: nil, satellites: [0, 90, 180, 270].map { Self.satellite($0 / 90 + 1, 0, $0) }
+            fixTime: nil, satellites: [0, 90, 180, 270].map { Self.satellite($0 / 90 + 1, 0, Double($0)) }
         ).dilution
         #expect(flat.x == nil && flat.geometric == nil)
     }
