@@ -190,14 +190,17 @@ struct GPSDAgainstGPSDTests {
         let fromLocationd = try GPSDLineClient(port: port)
         for client in [fromGPSD, fromLocationd] { client.send(#"?WATCH={"enable":true,"json":true};"# + "\n") }
         #expect(await Polling.until(timeout: 10) { feed.acceptedCount > 0 })
-        feed.startPumping(interval: 0.2) { $0 < epochs.count ? epochs[$0] : nil }
+        // gpsd reads the feed from the start; locationd's gpsd source subscribes once its client is authorized and
+        // may miss the first epochs on a loaded machine (CI once saw 5 of 10): a slower pump, and two of locationd's
+        // SKYs are enough (every epoch lists the same satellites).
+        feed.startPumping(interval: 0.5) { $0 < epochs.count ? epochs[$0] : nil }
         let skies: @Sendable (GPSDLineClient) -> [String] = { client in
             client.lines.withLock { $0 }.filter { $0.contains(#""class":"SKY""#) }.map {
                 $0.replacingOccurrences(of: #""device":"[^"]*","#, with: "", options: .regularExpression)
             }
         }
         #expect(
-            await Polling.until(timeout: 20) { skies(fromLocationd).count >= 5 && skies(fromGPSD).count >= 5 },
+            await Polling.until(timeout: 30) { skies(fromLocationd).count >= 2 && skies(fromGPSD).count >= 5 },
             "locationd: \(fromLocationd.lines.withLock { $0 }.map { $0.prefix(60) }) \(harness.logText)")
         let theirs = try #require(skies(fromGPSD).last)
         #expect(skies(fromLocationd).last == theirs)
