@@ -177,7 +177,8 @@ public protocol SatelliteViewReporting: LocationSource {
 
 extension NMEAStreamSource: SatelliteViewReporting {
     public func satelliteView(for fixTime: Date) -> SatelliteView? {
-        let statuses = state.withLock { $0.replay.map { [$0.status] } ?? $0.statusAtRecentFixes + [$0.status] }
+        // A live input's latest fix is the last of its kept statuses; a replay keeps only its status.
+        let statuses = state.withLock { $0.replay.map { [$0.status] } ?? $0.statusAtRecentFixes }
         guard let status = statuses.last(where: { $0.lastFix == fixTime }), !status.satellites.isEmpty else {
             return nil
         }

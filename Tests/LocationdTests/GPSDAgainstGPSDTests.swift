@@ -58,6 +58,22 @@ struct GPSDAgainstGPSDTests {
         return result
     }
 
+    /// A locationd reading `source`, its gpsd front door on a free loopback port (returned), every app allowed.
+    static func startLocationd(_ harness: DaemonHarness, source: String) async throws -> Int {
+        let port = Int(try freeLoopbackPort())
+        try await harness.start(
+            ["--source", source, "--gpsd-listen", "127.0.0.1:\(port)"],
+            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        return port
+    }
+
+    /// A client's SKY lines without their device (gpsd names its feed, locationd itself).
+    static func skies(_ client: GPSDLineClient) -> [String] {
+        client.lines.withLock { $0 }.filter { $0.contains(#""class":"SKY""#) }.map {
+            $0.replacingOccurrences(of: #""device":"[^"]*","#, with: "", options: .regularExpression)
+        }
+    }
+
     @Test(arguments: Sky.allCases)
     func locationdReportsWhatGPSDReports(sky: Sky) async throws {
         let epochs = try Self.epochs(sky)
@@ -74,10 +90,7 @@ struct GPSDAgainstGPSDTests {
         try gpsd.waitUntilListening()
 
         let harness = try DaemonHarness()
-        let port = Int(try freeLoopbackPort())
-        try await harness.start(
-            ["--source", "tcp://127.0.0.1:\(locationdFeed.port)", "--gpsd-listen", "127.0.0.1:\(port)"],
-            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        let port = try await Self.startLocationd(harness, source: "tcp://127.0.0.1:\(locationdFeed.port)")
 
         let fromGPSD = try GPSDLineClient(port: Int(gpsdPort))
         let fromLocationd = try GPSDLineClient(port: port)
@@ -123,16 +136,11 @@ struct GPSDAgainstGPSDTests {
         }
 
         // Every epoch has the same satellites: each side's last SKY, without its device, is the same text.
-        let skies: @Sendable (GPSDLineClient) -> [String] = { client in
-            client.lines.withLock { $0 }.filter { $0.contains(#""class":"SKY""#) }.map {
-                $0.replacingOccurrences(of: #""device":"[^"]*","#, with: "", options: .regularExpression)
-            }
-        }
-        let theirSky = try #require(skies(fromGPSD).last, "gpsd wrote no SKY")
-        let mySky = try #require(skies(fromLocationd).last, "locationd wrote no SKY")
+        let theirSky = try #require(Self.skies(fromGPSD).last, "gpsd wrote no SKY")
+        let mySky = try #require(Self.skies(fromLocationd).last, "locationd wrote no SKY")
         #expect(mySky == theirSky)
         #expect(
-            await Polling.until(timeout: 5) { skies(fromLocationd).count >= 10 },
+            await Polling.until(timeout: 5) { Self.skies(fromLocationd).count >= 10 },
             "\(fromLocationd.lines.withLock { $0 }.map { $0.prefix(120) })")
         // `?POLL` answers the last TPV with its SKY.
         fromLocationd.send("?POLL;\n")
@@ -149,10 +157,7 @@ struct GPSDAgainstGPSDTests {
         let feed = try NMEAFeed()
         defer { feed.close() }
         let harness = try DaemonHarness()
-        let port = Int(try freeLoopbackPort())
-        try await harness.start(
-            ["--source", "tcp://127.0.0.1:\(feed.port)", "--gpsd-listen", "127.0.0.1:\(port)"],
-            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        let port = try await Self.startLocationd(harness, source: "tcp://127.0.0.1:\(feed.port)")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let set = try await harness.run("locationctl", ["authorize", executable, "when-in-use", "--reduced"])
         #expect(set.status == 0, "\(set)")
@@ -182,10 +187,7 @@ struct GPSDAgainstGPSDTests {
         defer { gpsd.terminate() }
         try gpsd.waitUntilListening()
         let harness = try DaemonHarness()
-        let port = Int(try freeLoopbackPort())
-        try await harness.start(
-            ["--source", "gpsd://127.0.0.1:\(gpsdPort)", "--gpsd-listen", "127.0.0.1:\(port)"],
-            extra: ["CORELOCATION_DEFAULT_POLICY": "when-in-use"])
+        let port = try await Self.startLocationd(harness, source: "gpsd://127.0.0.1:\(gpsdPort)")
         let fromGPSD = try GPSDLineClient(port: Int(gpsdPort))
         let fromLocationd = try GPSDLineClient(port: port)
         for client in [fromGPSD, fromLocationd] { client.send(#"?WATCH={"enable":true,"json":true};"# + "\n") }
@@ -194,16 +196,11 @@ struct GPSDAgainstGPSDTests {
         // may miss the first epochs on a loaded machine (CI once saw 5 of 10): a slower pump, and two of locationd's
         // SKYs are enough (every epoch lists the same satellites).
         feed.startPumping(interval: 0.5) { $0 < epochs.count ? epochs[$0] : nil }
-        let skies: @Sendable (GPSDLineClient) -> [String] = { client in
-            client.lines.withLock { $0 }.filter { $0.contains(#""class":"SKY""#) }.map {
-                $0.replacingOccurrences(of: #""device":"[^"]*","#, with: "", options: .regularExpression)
-            }
-        }
         #expect(
-            await Polling.until(timeout: 30) { skies(fromLocationd).count >= 2 && skies(fromGPSD).count >= 5 },
+            await Polling.until(timeout: 30) { Self.skies(fromLocationd).count >= 2 && Self.skies(fromGPSD).count >= 5 },
             "locationd: \(fromLocationd.lines.withLock { $0 }.map { $0.prefix(60) }) \(harness.logText)")
-        let theirs = try #require(skies(fromGPSD).last)
-        #expect(skies(fromLocationd).last == theirs)
+        let theirs = try #require(Self.skies(fromGPSD).last)
+        #expect(Self.skies(fromLocationd).last == theirs)
         #expect(theirs.contains(#""PRN":412"#))
     }
 }

@@ -28,27 +28,28 @@ final class GPSDLineClient: Sendable {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             address.sin6_addr = in6addr_loopback
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            result = Self.connect(fd, &address)
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            result = Self.connect(fd, &address)
         }
         guard result == 0 else {
             Glibc.close(fd)
             throw Failure(description: "connect to \(ipv6 ? "[::1]" : "127.0.0.1"):\(port): \(errno)")
         }
         if reading { startReading() }
+    }
+
+    /// `connect(2)` to an IPv4 or IPv6 address.
+    private static func connect<Address>(_ fd: Int32, _ address: inout Address) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
+            }
+        }
     }
 
     /// Connects to a Unix socket.
