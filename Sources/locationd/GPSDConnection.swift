@@ -1,5 +1,6 @@
 import CoreLocationEngine
 import CoreLocationRuntime
+import CoreLocationSources
 import Foundation
 import Logging
 import NIOCore
@@ -32,6 +33,9 @@ final class GPSDConnection: ChannelInboundHandler {
     private var activated: Date?
     private var lastFix: Fix?
     private var writeTimer: Scheduled<Void>?
+    /// The receivers' sentences, while the client watches with `nmea`, may have full accuracy and the daemon has a
+    /// live receiver (decision 0090); nil otherwise, and then its sentences are made from its fixes.
+    private var relayTokens: [(any SentenceRelaying, UInt64)]?
 
     init(core: DaemonCore, sources: String, logger: Logger) {
         self.core = core
@@ -149,6 +153,29 @@ final class GPSDConnection: ChannelInboundHandler {
             }
             send(GPSDReport.watch(policy))
         }
+        updateRelay()
+    }
+
+    /// Relays the receivers' sentences while the client watches with `nmea` and its app may have locations at full
+    /// accuracy: a sentence is the receiver's own position and time, which an app at reduced accuracy may not have.
+    private func updateRelay() {
+        let wanted = !isClosed && policy.enable && policy.nmea && allowed == true && fullAccuracy
+        if wanted, relayTokens == nil, let context {
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let tokens = core.sources.relaySentences { lines in
+                bound.eventLoop.execute { bound.value.relay(lines) }
+            }
+            // No live receiver: nil, and the client's sentences are made from its fixes.
+            relayTokens = tokens.isEmpty ? nil : tokens
+        } else if !wanted, let tokens = relayTokens {
+            core.sources.stopRelaying(tokens)
+            relayTokens = nil
+        }
+    }
+
+    private func relay(_ lines: String) {
+        guard relayTokens != nil else { return }
+        send(line: lines, flush: true)
     }
 
     /// Asks for the app's decision (a prompt, or the headless policy, when there is none) and starts updates
@@ -178,6 +205,7 @@ final class GPSDConnection: ChannelInboundHandler {
             }
             allowed = false
         }
+        updateRelay()
     }
 
     private func handle(_ event: ClientEvent) {
@@ -186,7 +214,14 @@ final class GPSDConnection: ChannelInboundHandler {
         case let .delivery(delivery):
             guard policy.enable, allowed != false, !delivery.fixes.isEmpty else { return }
             lastFix = delivery.fixes.last
-            guard policy.json else { return }
+            // No receiver's own sentences for this client: sentences made from what it is given (decision 0090).
+            if policy.nmea, allowed == true, relayTokens == nil {
+                for fix in delivery.fixes { send(line: GPSDPseudoNMEA.sentences(fix), flush: false) }
+            }
+            guard policy.json else {
+                context?.flush()
+                return
+            }
             for fix in delivery.fixes { send(line: GPSDReport.tpvLine(fix), flush: false) }
             // gpsd writes an epoch's SKY after its TPV.
             if fullAccuracy, let fix = delivery.fixes.last, let view = core.sources.satelliteView(for: fix) {
@@ -264,6 +299,7 @@ final class GPSDConnection: ChannelInboundHandler {
         isClosed = true
         writeTimer?.cancel()
         writeTimer = nil
+        updateRelay()
         if let client { DaemonCore.identityQueue.async { [core] in core.close(client) } }
     }
 }

@@ -31,8 +31,10 @@ enum GPSDReport {
         return fields + #","flags":1}"#
     }
 
+    /// `WATCH`: every field a client may set is echoed; `nmea` is served from a live receiver or made from the fixes
+    /// (decision 0090), `raw`, `split24` and `pps` never (0077).
     static func watch(_ policy: GPSDWatchPolicy) -> String {
-        var text = #"{"class":"WATCH","enable":\#(policy.enable),"json":\#(policy.json),"nmea":false,"raw":0"#
+        var text = #"{"class":"WATCH","enable":\#(policy.enable),"json":\#(policy.json),"nmea":\#(policy.nmea),"raw":0"#
         text += #","scaled":\#(policy.scaled),"timing":\#(policy.timing),"split24":false,"pps":false"#
         if let device = policy.device { text += #","device":""# + escaped(device) + #"""# }
         return text + "}"

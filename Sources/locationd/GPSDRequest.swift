@@ -1,10 +1,12 @@
 import Foundation
 
 /// What a gpsd client asks for in `?WATCH`: the fields gpsd 3.22 echoes in its `WATCH` reply that this front door
-/// honours (decision 0077: `nmea`, `raw`, `split24` and `pps` are answered false/0, as no NMEA is relayed).
+/// honours (decision 0077; `nmea` relays a live receiver's sentences, decision 0090; `raw`, `split24` and `pps` are
+/// answered false/0).
 struct GPSDWatchPolicy: Sendable, Equatable {
     var enable = false
     var json = false
+    var nmea = false
     var scaled = false
     var timing = false
     var device: String?
@@ -13,6 +15,7 @@ struct GPSDWatchPolicy: Sendable, Equatable {
     mutating func apply(_ object: [String: Any]) {
         if let value = object["enable"] as? Bool { enable = value }
         if let value = object["json"] as? Bool { json = value }
+        if let value = object["nmea"] as? Bool { nmea = value }
         if let value = object["scaled"] as? Bool { scaled = value }
         if let value = object["timing"] as? Bool { timing = value }
         if let value = object["device"] as? String { device = value }

@@ -121,6 +121,19 @@ final class SharedSources: Sendable {
         return found
     }
 
+    /// Hands `listener` the sentences of every source that relays them (a live NMEA input; decision 0090), from now
+    /// until the tokens are given back to `stopRelaying`; none when no source relays.
+    func relaySentences(_ listener: @escaping @Sendable (String) -> Void) -> [(any SentenceRelaying, UInt64)] {
+        sources.compactMap { source in
+            guard let relaying = source as? any SentenceRelaying, relaying.relaysSentences else { return nil }
+            return (relaying, relaying.addSentenceListener(listener))
+        }
+    }
+
+    func stopRelaying(_ tokens: [(any SentenceRelaying, UInt64)]) {
+        for (source, token) in tokens { source.removeSentenceListener(token) }
+    }
+
     private func broadcast(_ event: SourceEvent, from id: SourceID) {
         let now = clock()
         let listeners = hubs.withLock { hubs -> [@Sendable (SourceEvent) -> Void] in

@@ -31,9 +31,12 @@ public struct NMEAStreamDecoder: Sendable {
         return status
     }
 
-    /// Feeds a chunk. `emit` gets each completed epoch and the UTC time of day it was measured at.
+    /// Feeds a chunk. `emit` gets each completed epoch and the UTC time of day it was measured at; `relay`, when
+    /// given, each line that is a sentence with a valid checksum (decoded or ignored), without its line end, before
+    /// the sentence is assembled: what gpsd relays to a client that watches with `nmea` (decision 0090).
     public mutating func feed(
-        _ bytes: UnsafeRawBufferPointer, receivedAt: Date, _ emit: (NMEAEpochEvent, Double?) -> Void
+        _ bytes: UnsafeRawBufferPointer, receivedAt: Date, relay: ((UnsafeRawBufferPointer) -> Void)? = nil,
+        _ emit: (NMEAEpochEvent, Double?) -> Void
     ) {
         // Moved out (not copied) so the closure can mutate them without a copy-on-write of the
         // assembler's storage: the placeholder left behind holds only empty collections.
@@ -41,7 +44,14 @@ public struct NMEAStreamDecoder: Sendable {
         var assembler = self.assembler
         self.assembler = NMEAEpochAssembler(referenceDate: nil)
         splitter.feed(bytes) { line in
-            guard let sentence = parser.parse(line) else { return }
+            let validBefore = relay == nil ? 0 : parser.statistics.decoded &+ parser.statistics.ignored
+            let sentence = parser.parse(line)
+            if let relay, parser.statistics.decoded &+ parser.statistics.ignored != validBefore {
+                var end = line.count
+                while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x0A { end -= 1 }
+                relay(UnsafeRawBufferPointer(rebasing: line[..<end]))
+            }
+            guard let sentence else { return }
             for event in assembler.handle(sentence, receivedAt: receivedAt) {
                 emit(event, assembler.lastClosedEpochTime)
             }

@@ -100,6 +100,8 @@ extension NMEAStreamSource {
             pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
         ]
         var events: [SourceEvent] = []
+        // The read's valid sentences, each ending in CR LF, while somebody asked for them (decision 0090).
+        var relayed: [UInt8] = []
         while true {
             // `poll` writes every entry's `revents`: nothing to clear between rounds.
             let ready = poll(&descriptors, 2, 250)
@@ -124,10 +126,22 @@ extension NMEAStreamSource {
                     let before = decoder.statistics.decoded + decoder.statistics.ignored
                     events.removeAll(keepingCapacity: true)
                     let receivedAt = scheduler.wallNow
-                    buffer.withUnsafeBytes { all in
-                        decoder.feed(UnsafeRawBufferPointer(rebasing: all[0..<count]), receivedAt: receivedAt) {
-                            event, _ in events.append(Self.sourceEvent(event))
+                    let relay: ((UnsafeRawBufferPointer) -> Void)? =
+                        sentenceListeners.isEmpty
+                        ? nil
+                        : { line in
+                            relayed.append(contentsOf: line)
+                            relayed.append(contentsOf: [0x0D, 0x0A])
                         }
+                    buffer.withUnsafeBytes { all in
+                        decoder.feed(
+                            UnsafeRawBufferPointer(rebasing: all[0..<count]), receivedAt: receivedAt, relay: relay
+                        ) { event, _ in events.append(Self.sourceEvent(event)) }
+                    }
+                    // Sent before the epoch they close, as gpsd relays a sentence before the report it completes.
+                    if !relayed.isEmpty {
+                        sentenceListeners.send(String(decoding: relayed, as: UTF8.self))
+                        relayed.removeAll(keepingCapacity: true)
                     }
                     validSentences = decoder.statistics.decoded + decoder.statistics.ignored - before
                     if !events.isEmpty { lastEpochAt = scheduler.now }

@@ -37,6 +37,8 @@ public final class NMEAStreamSource: LocationSource, FlowControlledSource {
     let referenceDate: Date?
     /// Delivers exclusively: nothing after `stop()` returns, and a handler may call `stop()`/`start(_:)`.
     let state: SourceRun<State, SourceEvent>
+    /// Who asked for the receiver's sentences as they arrive (`SentenceRelaying`).
+    let sentenceListeners = SentenceListeners()
 
     struct State {
         var status = NMEAReceiverStatus()
