@@ -138,7 +138,8 @@ extension DaemonCore {
                 }
             }
             token.withLock { $0 = observer }
-            app.authorization.requestWhenInUse()
+            // The app may have been made for a socket client of the same executable, without the protocol's text.
+            app.authorization.requestWhenInUse(fallbackDescription: client.service.usageDescription)
             // Nothing asked (a request already decided, or refused without a question): the answer is now.
             if effectiveAuthorization(app).level != .notDetermined || !app.authorization.isRequestInProgress { finish() }
         }

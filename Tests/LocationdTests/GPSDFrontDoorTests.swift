@@ -1,3 +1,4 @@
+import CoreLocationDaemonProtocol
 import CoreLocationEngine
 import CoreLocationGPSDTestSupport
 import CoreLocationSources
@@ -190,6 +191,20 @@ struct GPSDFrontDoorTests {
         #expect(client.objects("TPV").first?["lat"] as? Double == Self.point.latitude)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         #expect(await harness.logContains("app=\(executable)"), "\(harness.logText)")
+    }
+
+    /// A program that is a socket client of the daemon too (no Info.plist: its app has no usage description) and
+    /// then watches as a gpsd client shares that app, and is asked with the gpsd protocol's text: it gets TPVs.
+    /// (CI once saw the harness's own readiness client still open when the gpsd client came, and no TPV.)
+    @Test func aSocketClientOfTheSameProgramDoesNotSilenceItsGPSDClient() async throws {
+        let harness = try DaemonHarness()
+        let port = try await Self.start(harness)
+        let connection = try DaemonConnection.connect(path: harness.socket, label: "held", timeout: 5)
+        defer { connection.close() }
+        let client = try GPSDLineClient(port: port)
+        client.send(#"?WATCH={"enable":true};"# + "\n")
+        #expect(await client.wait { $0.count("TPV") >= 1 }, "\(harness.logText)")
+        #expect(!harness.logText.contains("without a usage description"), "\(harness.logText)")
     }
 
     /// `localhost` is both loopbacks, as gpsd listens: a client of each family gets the fix, and the IPv6 peer is

@@ -129,10 +129,13 @@ package final class AuthorizationService: Sendable {
 
     // MARK: Requests
 
-    package func requestWhenInUse() {
+    /// - Parameter fallbackDescription: the text to ask with when the app's Info.plist has none: a program that
+    ///   asks through another protocol (GeoClue, gpsd) has none to give, and may share its app with a socket client
+    ///   of the same executable (decision 0088).
+    package func requestWhenInUse(fallbackDescription: String? = nil) {
         guard servicesAllowRequests() else { return }
         guard state.withLock({ $0.level == .notDetermined && !$0.requestInProgress }) else { return }
-        guard let description = identity.whenInUseDescription else {
+        guard let description = identity.whenInUseDescription ?? fallbackDescription else {
             logger.error(
                 """
                 This app has attempted to access privacy-sensitive data without a usage description. \
