@@ -38,17 +38,12 @@ enum GPSDPseudoNMEA {
         return String(format: "%0\(degreeDigits)d%010.7f,%@", Int(degrees), minutes, hemisphere)
     }
 
-    /// `hhmmss.sss` and `ddmmyy` in UTC: milliseconds, truncated as the TPV's `time` is (`GPSDReport.time`), so a
-    /// reader's time is the TPV's.
+    /// `hhmmss.sss` and `ddmmyy` in UTC, cut at the TPV's millisecond (`GPSDReport.utc`), so a reader's time is the
+    /// TPV's.
     static func utcParts(_ date: Date) -> (time: String, date: String) {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let seconds = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        var whole = time_t(seconds.quotient)
-        var parts = tm()
-        gmtime_r(&whole, &parts)
+        let (parts, milliseconds) = GPSDReport.utc(date)
         let time = String(
-            format: "%02d%02d%02d.%03d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
-            Int(seconds.remainder))
+            format: "%02d%02d%02d.%03d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds)
         let day = String(format: "%02d%02d%02d", Int(parts.tm_mday), Int(parts.tm_mon) + 1, Int(parts.tm_year) % 100)
         return (time, day)
     }

@@ -130,14 +130,21 @@ enum GPSDReport {
 
     /// ISO 8601 UTC with milliseconds, as gpsd's `timespec_to_iso8601`.
     static func time(_ date: Date) -> String {
+        let (parts, milliseconds) = utc(date)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds)
+    }
+
+    /// The UTC calendar fields of `date` and its milliseconds, truncated: every time locationd writes for gpsd's
+    /// clients (TPV `time`, made NMEA sentences) is cut at the same millisecond.
+    static func utc(_ date: Date) -> (parts: tm, milliseconds: Int) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let seconds = milliseconds.quotientAndRemainder(dividingBy: 1000)
         var whole = time_t(seconds.quotient)
         var parts = tm()
         gmtime_r(&whole, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(seconds.remainder))
+        return (parts, Int(seconds.remainder))
     }
 
     /// A JSON string's contents: quotes, backslashes and control characters escaped.
