@@ -207,6 +207,8 @@ let package = Package(
                 // The GeoClue2 service (decision 0074).
                 "CoreLocationDBus",
                 "CoreLocationEngine",
+                // Calendar arithmetic for the gpsd front door's times (decision 0091).
+                "CoreLocationGeodesy",
                 "CoreLocationNetwork",
                 "CoreLocationRuntime",
                 "CoreLocationSources",

@@ -6,8 +6,8 @@ import Logging
 import NIOCore
 
 /// One client of the gpsd front door (decision 0077): `VERSION` on connect, requests a line at a time, `TPV` for
-/// every fix the engine delivers while it watches and its app may have it. Runs on the channel's event loop;
-/// the engine's events hop to it.
+/// every fix the engine delivers while it watches and its app may have it. Runs on the channel's event loop; the
+/// engine's other events hop to it, while fixes are written on the thread that delivers them (`GPSDFixWriter`).
 final class GPSDConnection: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -17,6 +17,8 @@ final class GPSDConnection: ChannelInboundHandler {
     /// The kinds of the daemon's sources, the device's `subtype`.
     private let sources: String
     private var context: ChannelHandlerContext?
+    /// Made when the channel becomes active: everything this client is sent goes through its output.
+    private var fixes: GPSDFixWriter?
     private var client: ProtocolClient?
     private var isClosed = false
     /// The current line, never longer than `GPSDRequest.maximumLineBytes`.
@@ -31,7 +33,6 @@ final class GPSDConnection: ChannelInboundHandler {
     private var fullAccuracy = false
     /// When the current watch began (the device's `activated`).
     private var activated: Date?
-    private var lastFix: Fix?
     private var writeTimer: Scheduled<Void>?
     /// The receivers' sentences, while the client watches with `nmea`, may have full accuracy and the daemon has a
     /// live receiver (decision 0090); nil otherwise, and then its sentences are made from its fixes.
@@ -49,15 +50,28 @@ final class GPSDConnection: ChannelInboundHandler {
 
     /// gpsd greets first; the peer is identified meanwhile, and its requests are read once its client is open.
     func channelActive(context: ChannelHandlerContext) {
-        send(GPSDReport.version)
         let channel = context.channel
         let core = core
-        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let label = Self.label(channel)
-        GPSDFrontDoor.identify(channel).whenSuccess { identity in
+        let output = ConnectionOutput(
+            channel: channel, writer: core.writers.writer(for: context.eventLoop), socket: -1,
+            maximumBufferedBytes: core.limits.maximumBufferedBytes
+        ) { [logger] reason in
+            logger.notice("gpsd client cut off", metadata: ["reason": "\(reason)", "peer": "\(label)"])
+        }
+        let fixes = GPSDFixWriter(output: output, sources: core.sources)
+        self.fixes = fixes
+        send(GPSDReport.version)
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        GPSDFrontDoor.identify(channel).and(DirectSocket.cookie(of: channel)).whenSuccess { identity, cookie in
             DaemonCore.identityQueue.async {
+                if let socket = cookie.flatMap({ DirectSocket.duplicate(cookie: $0) }) { output.adopt(socket: socket) }
                 let client = core.openProtocolClient(identity: identity, service: .gpsd, label: label) { event in
-                    bound.eventLoop.execute { bound.value.handle(event) }
+                    if case let .delivery(delivery) = event {
+                        fixes.deliver(delivery)
+                    } else {
+                        bound.eventLoop.execute { bound.value.handle(event) }
+                    }
                 }
                 bound.eventLoop.execute { bound.value.attach(client) }
             }
@@ -119,9 +133,9 @@ final class GPSDConnection: ChannelInboundHandler {
         case .devices: send(GPSDReport.devices(activated: activated, sources: sources))
         case .poll:
             let active = policy.enable && allowed == true ? 1 : 0
-            let fixes = active == 1 ? lastFix.map { [$0] } ?? [] : []
-            let skies = fullAccuracy ? fixes.compactMap { core.sources.satelliteView(for: $0) } : []
-            send(GPSDReport.poll(at: Date(), active: active, fixes: fixes, skies: skies))
+            let last = active == 1 ? fixes?.lastFix.map { [$0] } ?? [] : []
+            let skies = fullAccuracy ? last.compactMap { core.sources.satelliteView(for: $0) } : []
+            send(GPSDReport.poll(at: Date(), active: active, fixes: last, skies: skies))
         case let .invalid(message): send(GPSDReport.error(message))
         case .watch(nil): send(GPSDReport.watch(policy))
         case let .watch(text?):
@@ -136,6 +150,8 @@ final class GPSDConnection: ChannelInboundHandler {
     private func watch(_ object: [String: Any]) {
         let wasEnabled = policy.enable
         policy.applyEnable(object)
+        // Stopping takes effect before its reply; starting or changing after it (`publish` below).
+        if !policy.enable { publish() }
         if let device = policy.device, device != GPSDReport.devicePath {
             send(GPSDReport.error("No such device as \(device)"))
             policy.device = nil
@@ -154,28 +170,31 @@ final class GPSDConnection: ChannelInboundHandler {
             send(GPSDReport.watch(policy))
         }
         updateRelay()
+        publish()
+    }
+
+    /// Copies what a fix's reports depend on to the writer that fixes reach (`GPSDFixWriter`), at each change.
+    private func publish() {
+        fixes?.update { [policy, allowed, fullAccuracy, relaying = relayTokens != nil, isClosed] watch in
+            watch = GPSDFixWriter.Watch(
+                enable: policy.enable, json: policy.json, nmea: policy.nmea, allowed: allowed,
+                fullAccuracy: fullAccuracy, relaying: relaying, isClosed: isClosed)
+        }
     }
 
     /// Relays the receivers' sentences while the client watches with `nmea` and its app may have locations at full
     /// accuracy: a sentence is the receiver's own position and time, which an app at reduced accuracy may not have.
     private func updateRelay() {
         let wanted = !isClosed && policy.enable && policy.nmea && allowed == true && fullAccuracy
-        if wanted, relayTokens == nil, let context {
-            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            let tokens = core.sources.relaySentences { lines in
-                bound.eventLoop.execute { bound.value.relay(lines) }
-            }
+        if wanted, relayTokens == nil, let fixes {
+            let tokens = core.sources.relaySentences { lines in fixes.relay(lines) }
             // No live receiver: nil, and the client's sentences are made from its fixes.
             relayTokens = tokens.isEmpty ? nil : tokens
         } else if !wanted, let tokens = relayTokens {
             core.sources.stopRelaying(tokens)
             relayTokens = nil
         }
-    }
-
-    private func relay(_ lines: String) {
-        guard relayTokens != nil else { return }
-        send(line: lines, flush: true)
+        publish()
     }
 
     /// Asks for the app's decision (a prompt, or the headless policy, when there is none) and starts updates
@@ -183,6 +202,7 @@ final class GPSDConnection: ChannelInboundHandler {
     private func startWatching() {
         guard let client, let context else { return }
         allowed = nil
+        publish()
         let core = core
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         Task {
@@ -199,11 +219,15 @@ final class GPSDConnection: ChannelInboundHandler {
         if authorization.allowsLocation {
             if allowed != true { core.startUpdates(client, UpdateRequest(desiredAccuracy: -1, distanceFilter: -1)) }
             allowed = true
+            publish()
         } else if authorization.level != .notDetermined {
-            if allowed != false {
-                send(GPSDReport.error("Location access denied to this program (locationctl authorize)"))
-            }
+            let wasDenied = allowed == false
             allowed = false
+            // No report after the ERROR that says so.
+            publish()
+            if !wasDenied { send(GPSDReport.error("Location access denied to this program (locationctl authorize)")) }
+        } else {
+            publish()
         }
         updateRelay()
     }
@@ -211,23 +235,6 @@ final class GPSDConnection: ChannelInboundHandler {
     private func handle(_ event: ClientEvent) {
         guard !isClosed else { return }
         switch event {
-        case let .delivery(delivery):
-            guard policy.enable, allowed != false, !delivery.fixes.isEmpty else { return }
-            lastFix = delivery.fixes.last
-            // No receiver's own sentences for this client: sentences made from what it is given (decision 0090).
-            if policy.nmea, allowed == true, relayTokens == nil {
-                for fix in delivery.fixes { send(line: GPSDPseudoNMEA.sentences(fix), flush: false) }
-            }
-            guard policy.json else {
-                context?.flush()
-                return
-            }
-            for fix in delivery.fixes { send(line: GPSDReport.tpvLine(fix), flush: false) }
-            // gpsd writes an epoch's SKY after its TPV.
-            if fullAccuracy, let fix = delivery.fixes.last, let view = core.sources.satelliteView(for: fix) {
-                send(line: GPSDReport.skyLine(view), flush: false)
-            }
-            context?.flush()
         case let .authorization(authorization):
             apply(authorization)
         default:
@@ -237,24 +244,9 @@ final class GPSDConnection: ChannelInboundHandler {
 
     /// Writes one object as a line. A client whose unread output passes the daemon's bound is cut off (issue 20's
     /// rule for every client), so it costs bounded memory however it behaves.
-    private func send(_ object: String, flush: Bool = true) {
-        send(line: GPSDReport.line(object), flush: flush)
-    }
-
-    private func send(line text: String, flush: Bool) {
-        guard let context, !isClosed else { return }
-        let channel = context.channel
-        let unsent = (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
-        if unsent + text.utf8.count > core.limits.maximumBufferedBytes {
-            cutOff("more than \(core.limits.maximumBufferedBytes) bytes unread")
-            return
-        }
-        let buffer = channel.allocator.buffer(string: text)
-        if flush {
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        } else {
-            context.write(wrapOutboundOut(buffer), promise: nil)
-        }
+    private func send(_ object: String) {
+        guard !isClosed, let fixes else { return }
+        fixes.output.send(ByteBuffer(string: GPSDReport.line(object)))
     }
 
     private func cutOff(_ reason: String) {
@@ -300,6 +292,7 @@ final class GPSDConnection: ChannelInboundHandler {
         writeTimer?.cancel()
         writeTimer = nil
         updateRelay()
+        fixes?.output.closed()
         if let client { DaemonCore.identityQueue.async { [core] in core.close(client) } }
     }
 }

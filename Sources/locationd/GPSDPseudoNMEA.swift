@@ -13,8 +13,8 @@ enum GPSDPseudoNMEA {
         let utc = utcParts(fix.timestamp)
         let position = coordinate(fix.latitude, degreeDigits: 2, positive: "N", negative: "S") + ","
             + coordinate(fix.longitude, degreeDigits: 3, positive: "E", negative: "W")
-        let speed = fix.speed >= 0 ? String(format: "%.3f", fix.speed / 0.514_444_444) : ""
-        let track = fix.course >= 0 ? String(format: "%.3f", fix.course) : ""
+        let speed = fix.speed >= 0 ? CFormat.fixed(fix.speed / 0.514_444_444, 3) : ""
+        let track = fix.course >= 0 ? CFormat.fixed(fix.course, 3) : ""
         let rmc = "GPRMC,\(utc.time),A,\(position),\(speed),\(track),\(utc.date),,,A"
         return sentence(rmc) + sentence("GPGSA,A,2,,,,,,,,,,,,,,,")
     }
@@ -22,7 +22,7 @@ enum GPSDPseudoNMEA {
     /// `$BODY*HH\r\n`: the checksum is the XOR of the body's bytes.
     static func sentence(_ body: String) -> String {
         let checksum = body.utf8.reduce(UInt8(0), ^)
-        return "$" + body + String(format: "*%02X", checksum) + "\r\n"
+        return "$" + body + "*" + CFormat.hex(checksum, 2, uppercase: true) + "\r\n"
     }
 
     /// `ddmm.mmmmmmm,N` (latitude) or `dddmm.mmmmmmm,E` (longitude); minutes rounded first, so 59.99999999 carries.
@@ -35,16 +35,16 @@ enum GPSDPseudoNMEA {
             minutes -= 60
         }
         let hemisphere = value < 0 ? negative : positive
-        return String(format: "%0\(degreeDigits)d%010.7f,%@", Int(degrees), minutes, hemisphere)
+        return CFormat.padded(Int(degrees), degreeDigits) + CFormat.fixed(minutes, 7, width: 10) + "," + hemisphere
     }
 
     /// `hhmmss.sss` and `ddmmyy` in UTC, cut at the TPV's millisecond (`GPSDReport.utc`), so a reader's time is the
     /// TPV's.
     static func utcParts(_ date: Date) -> (time: String, date: String) {
-        let (parts, milliseconds) = GPSDReport.utc(date)
-        let time = String(
-            format: "%02d%02d%02d.%03d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds)
-        let day = String(format: "%02d%02d%02d", Int(parts.tm_mday), Int(parts.tm_mon) + 1, Int(parts.tm_year) % 100)
+        let utc = GPSDReport.utc(date)
+        let time = CFormat.padded(utc.hour, 2) + CFormat.padded(utc.minute, 2) + CFormat.padded(utc.second, 2) + "."
+            + CFormat.padded(utc.millisecond, 3)
+        let day = CFormat.padded(utc.day, 2) + CFormat.padded(utc.month, 2) + CFormat.padded(utc.year % 100, 2)
         return (time, day)
     }
 }

@@ -5,11 +5,11 @@ import Synchronization
 /// clients) costs one hop to the loop, not one task per client. Writes from other threads are
 /// appended and the loop is woken once; the loop then writes everything queued, in the order it
 /// was queued, including what is appended while it writes. Connections queue here only what their
-/// socket did not take at once (`Peer.send(frame:)`), under their lock, so a connection's frames
+/// socket did not take at once (`ConnectionOutput.send`), under their lock, so a connection's frames
 /// keep the order they were sent in, whatever thread sent them (decision 0042).
 final class LoopWriter: Sendable {
     private struct State {
-        var queue: [(peer: Peer, frame: ByteBuffer)] = []
+        var queue: [(output: ConnectionOutput, frame: ByteBuffer)] = []
         /// A drain is scheduled or running: what is appended now is written by it.
         var armed = false
     }
@@ -22,9 +22,9 @@ final class LoopWriter: Sendable {
     }
 
     /// Queues one frame for one connection, from any thread.
-    func enqueue(_ frame: ByteBuffer, to peer: Peer) {
+    func enqueue(_ frame: ByteBuffer, to output: ConnectionOutput) {
         let starts = state.withLock { state -> Bool in
-            state.queue.append((peer, frame))
+            state.queue.append((output, frame))
             if state.armed { return false }
             state.armed = true
             return true
@@ -37,14 +37,14 @@ final class LoopWriter: Sendable {
     /// On the loop: writes until the queue is empty.
     private func drain() {
         while true {
-            let batch = state.withLock { state -> [(peer: Peer, frame: ByteBuffer)] in
+            let batch = state.withLock { state -> [(output: ConnectionOutput, frame: ByteBuffer)] in
                 let batch = state.queue
                 state.queue.removeAll(keepingCapacity: true)
                 if batch.isEmpty { state.armed = false }
                 return batch
             }
             if batch.isEmpty { return }
-            for (peer, frame) in batch { peer.writeOnLoop(frame) }
+            for (output, frame) in batch { output.writeOnLoop(frame) }
         }
     }
 }

@@ -19,12 +19,6 @@ final class Peer: Sendable {
         var acknowledged: UInt64 = 0
         var ackWaiters: [(sequence: UInt64, done: @Sendable () -> Void)] = []
         var lastDelivery: Double?
-        /// Bytes sent and not yet handed to the channel (waiting in the loop writer's queue).
-        var queuedBytes = 0
-        /// Our duplicate of the connection's socket (`DirectSocket`), -1 when there is none.
-        var socket: Int32 = -1
-        /// Frames go through the loop until what the socket did not take has drained.
-        var throughLoop = false
         var isClosed = false
         var app: DaemonCore.AppKey?
         /// The app runs in a terminal and asks there when its user has no agent (`offerPrompts`).
@@ -46,8 +40,8 @@ final class Peer: Sendable {
     let label: String
     let limits: DaemonLimits
     let logger: Logger
-    /// Writes this connection's frames on its event loop, with every other connection's of the loop.
-    let writer: LoopWriter
+    /// Writes this connection's frames: into its socket, else through its event loop (decision 0042).
+    let output: ConnectionOutput
     let state = Mutex(State())
 
     init(
@@ -56,12 +50,15 @@ final class Peer: Sendable {
     ) {
         self.id = id
         self.channel = channel
-        self.writer = writer
         self.identity = identity
         self.label = label
         self.limits = limits
         self.logger = logger
-        state.withLock { $0.socket = socket }
+        output = ConnectionOutput(
+            channel: channel, writer: writer, socket: socket, maximumBufferedBytes: limits.maximumBufferedBytes
+        ) { [logger, pid = identity.pid] reason in
+            Self.logCutOff(logger, pid: pid, reason: reason)
+        }
     }
 
     /// Sends an event; sequenced events must be acknowledged. Returns the sequence number.
@@ -86,73 +83,17 @@ final class Peer: Sendable {
         send(frame: ByteBuffer(bytes: bytes))
     }
 
-    /// Writes a frame already encoded (a delivery shared by many clients: the buffer is the same
-    /// for each, never copied), from any thread. Straight into the socket from the calling thread
-    /// (`DirectSocket`: no hop to the event loop) while nothing of this connection waits; what the
-    /// socket does not take, and everything after it until that has drained, goes through the loop
-    /// (`LoopWriter`, then the channel) in the order sent. Decision 0042.
+    /// Writes a frame already encoded (a delivery shared by many clients: the buffer is the same for each, never
+    /// copied), from any thread, straight into the socket while nothing of this connection waits (decision 0042).
     func send(frame: ByteBuffer) {
-        let overLimit = state.withLock { state -> Bool in
-            if state.isClosed { return false }
-            var rest = frame
-            if state.socket >= 0, !state.throughLoop {
-                switch DirectSocket.send(state.socket, frame) {
-                case .sent, .broken: return false
-                case let .partial(written): rest.moveReaderIndex(forwardBy: written)
-                }
-                state.throughLoop = true
-            }
-            state.queuedBytes += rest.readableBytes
-            if state.queuedBytes > limits.maximumBufferedBytes { return true }
-            // Queued under the lock: a frame sent later, from any thread, is written after it.
-            writer.enqueue(rest, to: self)
-            return false
-        }
-        if overLimit { cutOff("more than \(limits.maximumBufferedBytes) bytes unread") }
+        guard !isClosed else { return }
+        output.send(frame)
     }
 
-    /// On the loop (`LoopWriter`): hands a queued frame to the channel. Unread output is what the
-    /// channel still holds (not yet taken by the kernel) plus what waits in the writer's queue;
-    /// past the limit the client is cut off (issue 20's bound, as the write promises counted it).
-    func writeOnLoop(_ frame: ByteBuffer) {
-        let count = frame.readableBytes
-        // A frame sent before the connection was closed is still written (`fail`: the error, then
-        // the close); a closed channel fails the write harmlessly.
-        let queued = state.withLock { state -> Int in
-            state.queuedBytes -= count
-            return state.queuedBytes
-        }
-        let unsent = (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
-        if unsent + queued + count > limits.maximumBufferedBytes, channel.isActive {
-            cutOff("more than \(limits.maximumBufferedBytes) bytes unread")
-            return
-        }
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { [self] _ in drained() }
-        channel.writeAndFlush(frame, promise: promise)
-    }
-
-    /// On the loop, after a write through the channel: once nothing of this connection waits (in
-    /// the writer's queue or in the channel), frames go straight to the socket again. Nothing can
-    /// enter the channel meanwhile: only the loop hands frames to it, and this runs on the loop.
-    private func drained() {
-        let unsent = (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 1
-        guard unsent == 0 else { return }
-        state.withLock { state in
-            if state.queuedBytes == 0 { state.throughLoop = false }
-        }
-    }
-
-    /// The channel went inactive (on the loop): nothing is written any more, and our duplicate of
-    /// the socket is closed, under the lock no direct write runs without.
+    /// The channel went inactive (on the loop): nothing is written any more.
     func closed() {
-        state.withLock { state in
-            state.isClosed = true
-            if state.socket >= 0 {
-                Glibc.close(state.socket)
-                state.socket = -1
-            }
-        }
+        state.withLock { $0.isClosed = true }
+        output.closed()
     }
 
     /// Sends a fatal error and closes.
@@ -162,17 +103,21 @@ final class Peer: Sendable {
     }
 
     func cutOff(_ reason: String) {
-        logger.warning(
-            "Cutting off a client that does not read", metadata: ["pid": "\(identity.pid)", "reason": "\(reason)"])
+        Self.logCutOff(logger, pid: identity.pid, reason: reason)
         close()
+    }
+
+    private static func logCutOff(_ logger: Logger, pid: Int32, reason: String) {
+        logger.warning("Cutting off a client that does not read", metadata: ["pid": "\(pid)", "reason": "\(reason)"])
     }
 
     func close() {
         state.withLock { $0.isClosed = true }
-        channel.close(promise: nil)
+        output.close()
     }
 
-    var isClosed: Bool { state.withLock { $0.isClosed } }
+    /// Closed, or being closed: by the daemon, the client, or its output (cut off for not reading).
+    var isClosed: Bool { state.withLock { $0.isClosed } || output.isClosed }
 
     // MARK: Acknowledgements
 

@@ -131,4 +131,51 @@ import Glibc
         close(reading.otherEnd)
         try await group.shutdownGracefully()
     }
+
+    /// A socket found after the connection began (`ConnectionOutput.adopt`, the gpsd front door's case): what went
+    /// through the loop before is not overtaken by a frame written straight into the socket, and once it has
+    /// drained, frames go straight in. The loop is held busy so the first frame is still queued when the socket is
+    /// adopted.
+    @Test func anAdoptedSocketNeverOvertakesWhatTheLoopHolds() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        var ends: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        let channel = try await NIOPipeBootstrap(group: loop).takingOwnershipOfDescriptor(inputOutput: ends[0]).get()
+        let output = ConnectionOutput(
+            channel: channel, writer: LoopWriter(eventLoop: loop), socket: -1, maximumBufferedBytes: 1 << 20
+        ) { _ in }
+        let release = DispatchSemaphore(value: 0)
+        loop.execute { release.wait() }
+        output.send(ByteBuffer(string: "A\n"))
+        output.adopt(socket: dup(ends[0]))
+        output.send(ByteBuffer(string: "B\n"))
+        // Nothing can have reached the other end: the loop is held, and B must wait behind A.
+        var probe = [UInt8](repeating: 0, count: 16)
+        let early = probe.withUnsafeMutableBytes { recv(ends[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        #expect(early < 0)
+        release.signal()
+        UnixSocket.setReceiveTimeout(ends[1], seconds: 10)
+        var received = ""
+        while received.count < 4 {
+            let bytes = UnixSocket.readSome(ends[1])
+            if bytes.isEmpty { break }
+            received += String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(received == "A\nB\n")
+        // Drained (seen by a loop task after the write's completion, which cleared the way): the next frame goes
+        // straight into the socket, written before `send` returns, while the loop is held again.
+        #expect(await Polling.until(timeout: 10) {
+            (try? await loop.submit { (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 1 }.get()) == 0
+        })
+        loop.execute { release.wait() }
+        output.send(ByteBuffer(string: "C\n"))
+        let direct = probe.withUnsafeMutableBytes { recv(ends[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        release.signal()
+        #expect(direct == 2)
+        output.close()
+        output.closed()
+        close(ends[1])
+        try await group.shutdownGracefully()
+    }
 }
