@@ -175,11 +175,10 @@ final class GPSDConnection: ChannelInboundHandler {
 
     /// Copies what a fix's reports depend on to the writer that fixes reach (`GPSDFixWriter`), at each change.
     private func publish() {
-        fixes?.update { [policy, allowed, fullAccuracy, relaying = relayTokens != nil, isClosed] watch in
-            watch = GPSDFixWriter.Watch(
+        fixes?.publish(
+            GPSDFixWriter.Watch(
                 enable: policy.enable, json: policy.json, nmea: policy.nmea, allowed: allowed,
-                fullAccuracy: fullAccuracy, relaying: relaying, isClosed: isClosed)
-        }
+                fullAccuracy: fullAccuracy, relaying: relayTokens != nil))
     }
 
     /// Relays the receivers' sentences while the client watches with `nmea` and its app may have locations at full

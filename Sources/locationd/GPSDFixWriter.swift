@@ -6,7 +6,7 @@ import Synchronization
 /// The part of a gpsd client that fixes reach on the thread that delivers them (the source's reader): its reports
 /// are written there, straight into its socket (`ConnectionOutput`, decision 0042), as gpsd writes them from its one
 /// loop — no hop to the event loop per fix. What a report depends on (the watch, the app's decision) is decided on
-/// the connection's event loop and copied here at each change (`update`), before anything that change answers is
+/// the connection's event loop and copied here at each change (`publish`), before anything that change answers is
 /// sent, so a client never gets a report its watch or its app's decision does not allow.
 final class GPSDFixWriter: Sendable {
     struct Watch: Sendable {
@@ -19,7 +19,6 @@ final class GPSDFixWriter: Sendable {
         var fullAccuracy = false
         /// The receivers' own sentences are relayed to it (decision 0090): none are made from its fixes.
         var relaying = false
-        var isClosed = false
     }
 
     let output: ConnectionOutput
@@ -31,20 +30,19 @@ final class GPSDFixWriter: Sendable {
         self.sources = sources
     }
 
-    var watch: Watch { state.withLock { $0.watch } }
-
     /// The last fix this client was given (`?POLL`).
     var lastFix: Fix? { state.withLock { $0.lastFix } }
 
-    func update(_ change: (inout Watch) -> Void) {
-        state.withLock { change(&$0.watch) }
+    func publish(_ watch: Watch) {
+        state.withLock { $0.watch = watch }
     }
 
-    /// One delivery of the engine, on the thread that made it: the client's reports, written at once.
+    /// One delivery of the engine, on the thread that made it: the client's reports, written at once (once the
+    /// connection is closed, its output writes nothing).
     func deliver(_ delivery: Delivery) {
         guard let last = delivery.fixes.last else { return }
         let watch = state.withLock { state -> Watch? in
-            guard state.watch.enable, !state.watch.isClosed, state.watch.allowed != false else { return nil }
+            guard state.watch.enable, state.watch.allowed != false else { return nil }
             state.lastFix = last
             return state.watch
         }
@@ -76,7 +74,7 @@ final class GPSDFixWriter: Sendable {
 
     /// A live receiver's sentences, relayed as they come while the client watches with `nmea` at full accuracy.
     func relay(_ lines: String) {
-        guard state.withLock({ $0.watch.relaying && !$0.watch.isClosed }) else { return }
+        guard state.withLock({ $0.watch.relaying }) else { return }
         output.send(ByteBuffer(string: lines))
     }
 }

@@ -202,7 +202,8 @@ enum GPSDReport {
 
     /// The UTC calendar fields of `date`, cut (rounded down) at the millisecond: every time locationd writes for
     /// gpsd's clients (TPV `time`, made NMEA sentences) is cut at the same one. By arithmetic (`CivilCalendar`), not
-    /// `gmtime_r`, which takes glibc's time-zone lock on the way from a fix to its clients. Dates are held to years 1…9999 (what a TPV's four-digit year can say; NaN as 1970).
+    /// `gmtime_r`, which takes glibc's time-zone lock on the way from a fix to its clients. Dates are held to years
+    /// 1…9999 (what a TPV's four-digit year can say; NaN as 1970).
     static func utc(_ date: Date) -> UTC {
         let seconds = date.timeIntervalSince1970.isNaN ? 0 : date.timeIntervalSince1970
         let bounded = min(max(seconds, -62_135_596_800), 253_402_300_799.999)

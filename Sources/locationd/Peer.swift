@@ -86,7 +86,7 @@ final class Peer: Sendable {
     /// Writes a frame already encoded (a delivery shared by many clients: the buffer is the same for each, never
     /// copied), from any thread, straight into the socket while nothing of this connection waits (decision 0042).
     func send(frame: ByteBuffer) {
-        guard !isClosed else { return }
+        // Closing the peer closes its output, which then writes nothing: one lock a frame, not two.
         output.send(frame)
     }
 
