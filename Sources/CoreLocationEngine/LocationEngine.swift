@@ -50,6 +50,16 @@ public struct LocationEngine: Sendable {
         /// monitoring.
         public var jumps = JumpScreen.Parameters()
         public var stays = StayTracker.Parameters()
+        /// `.sustained` rule: a fix that belongs to a stay `regionStays`' tracker holds counts for a crossing with
+        /// an uncertainty of at least this many times the stay's spread (decision 0062, third session); 0: off.
+        public var regionStayNoise: Double = 0.75
+        /// The stay tracker the region rule asks (decision 0062): 0064's, with an envelope of up to 150 m (the
+        /// reporter's 100 m cap is for its ε bound, which regions do not have).
+        public var regionStays: StayTracker.Parameters = {
+            var parameters = StayTracker.Parameters()
+            parameters.maximumEnvelope = 150
+            return parameters
+        }()
         /// `.evidence` rule: seconds of the strongest evidence a crossing needs (weaker evidence
         /// needs proportionally longer).
         public var regionEvidenceSeconds: Double = 30
@@ -62,6 +72,11 @@ public struct LocationEngine: Sendable {
         /// `regionRecentCrossingFactor` times the evidence.
         public var regionRecentCrossingWindow: Double = 600
         public var regionRecentCrossingFactor: Double = 3
+        /// `.sustained` rule: within `regionRecrossWindow` seconds (fix time) of a region's last crossing, and
+        /// until a fix has been clear of the boundary by `regionRecrossMargin × r` more than the hysteresis on
+        /// the new side, a crossing back needs its fixes that clear (decision 0062, third session); 0: off.
+        public var regionRecrossMargin: Double = 0.4
+        public var regionRecrossWindow: Double = 300
         /// Hysteresis = clamp(fraction × radius, minimum, maximum), metres; see `RegionMonitor`.
         public var regionHysteresisFraction = 0.1
         public var regionHysteresisMinimum: Double = 10
@@ -176,6 +191,8 @@ public struct LocationEngine: Sendable {
     /// Jumps and stays as the monitoring services see them (decisions 0063, 0064).
     var jumpScreen: JumpScreen
     var stay: StayTracker
+    /// The stay as the region rule sees it (`Configuration.regionStays`).
+    var regionStay: StayTracker
     /// Runs while any client monitors visits; a new one starts afresh (arrival unknown).
     var visitDetector: VisitDetector?
     /// While the monitoring services are quiet: the next look, or the end of the current one.
@@ -190,6 +207,7 @@ public struct LocationEngine: Sendable {
         pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
         jumpScreen = JumpScreen(parameters: configuration.jumps)
         stay = StayTracker(parameters: configuration.stays)
+        regionStay = StayTracker(parameters: configuration.regionStays)
         altitude = AltitudeFusion(
             parameters: configuration.altitude ?? AltitudeFilter.Parameters(), venue: configuration.venue)
         for descriptor in sources where self.sources[descriptor.id] == nil {

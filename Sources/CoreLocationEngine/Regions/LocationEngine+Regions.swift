@@ -97,7 +97,10 @@ extension LocationEngine {
     /// stay (decision 0064) and the regions; a jump feeds neither (the older region rules see it).
     mutating func observeMonitoringFix(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         let accepted = jumpScreen.screen(fix) == .accepted
-        if accepted { stay.observe(fix) }
+        if accepted {
+            stay.observe(fix)
+            regionStay.observe(fix)
+        }
         // 0007's and 0019's rules, kept for comparison, see every fix as they did.
         if accepted || configuration.regionRule != .sustained { evaluateRegions(fix, at: now, into: &actions) }
     }
@@ -105,7 +108,8 @@ extension LocationEngine {
     /// Applies a valid fix to the regions and tells every client what changed.
     mutating func evaluateRegions(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
         guard regionsAuthorized, regions.count > 0 else { return }
-        let changes = regions.evaluate(fix, at: now, configuration: configuration)
+        let changes = regions.evaluate(
+            fix, at: now, crossingAccuracy: crossingAccuracy(of: fix), configuration: configuration)
         guard !changes.isEmpty else { return }
         let everyone = clientOrder
         for change in changes {
@@ -126,6 +130,18 @@ extension LocationEngine {
                 actions.append(.storeRegion(StoredRegion(region: region, state: state)))
             }
         }
+    }
+
+    /// The uncertainty the crossing rule counts for a fix (decision 0062, third session): while the user stays
+    /// somewhere and the fix belongs to the stay (within its envelope), at least `regionStayNoise` times the
+    /// stay's spread — a fix that wanders with the stay tells no more than the stay's own wander does. A fix
+    /// beyond the envelope, or any fix when not staying, counts with its stated accuracy (nil).
+    func crossingAccuracy(of fix: Fix) -> Double? {
+        guard configuration.regionRule == .sustained, configuration.regionStayNoise > 0,
+            let spread = regionStay.spread,
+            regionStay.holds(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.horizontalAccuracy)
+        else { return nil }
+        return max(fix.horizontalAccuracy, configuration.regionStayNoise * spread)
     }
 
     mutating func expireRegionRequests(at now: Double, into actions: inout [EngineAction]) {

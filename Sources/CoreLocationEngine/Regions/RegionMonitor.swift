@@ -29,6 +29,10 @@ struct RegionMonitor: Sendable {
         var lastCrossing: Double?
         /// `.sustained` rule: the fix time of the newest clear fix of the pending side.
         var pendingLast: Double = 0
+        /// A fix of the region's side lay clear of the band by the recross margin, since the run of fixes that
+        /// made the last crossing began; the same for the pending side's run.
+        var deepSinceCrossing = false
+        var pendingDeep = false
     }
 
     /// What one fix changed.
@@ -110,9 +114,10 @@ struct RegionMonitor: Sendable {
 
     /// What a fix at `distance` with `accuracy` says about a region of `radius` (`.unknown`: nothing).
     static func evidence(
-        distance: Double, accuracy: Double, radius: Double, configuration: LocationEngine.Configuration
+        distance: Double, accuracy: Double, radius: Double, extraMargin: Double = 0,
+        configuration: LocationEngine.Configuration
     ) -> RegionState {
-        let h = hysteresis(radius: radius, configuration: configuration)
+        let h = hysteresis(radius: radius, configuration: configuration) + extraMargin
         if distance + accuracy <= radius - h { return .inside }
         if distance - accuracy >= radius + h { return .outside }
         return .unknown
@@ -173,23 +178,45 @@ struct RegionMonitor: Sendable {
     ) -> RegionState? {
         let seen = evidence(
             distance: distance, accuracy: accuracy, radius: entry.region.radius, configuration: configuration)
+        // A crossing back soon after the last one must be clear by more, until the user has been seen that far
+        // on the side they crossed to: the wander of a stay near the boundary that has just carried the fixes
+        // across is likely to carry them back; someone who went through the region, or far from it, is not
+        // wandering.
+        let extra = configuration.regionRecrossMargin * entry.region.radius
+        let deep =
+            extra > 0 && seen != .unknown
+            && evidence(
+                distance: distance, accuracy: accuracy, radius: entry.region.radius, extraMargin: extra,
+                configuration: configuration) == seen
         if seen == entry.state {
+            if deep { entry.deepSinceCrossing = true }
             entry.pendingState = nil
             return nil
         }
         guard seen != .unknown else { return nil }
+        if let last = entry.lastCrossing, time - last < configuration.regionRecrossWindow, extra > 0,
+            !entry.deepSinceCrossing, !deep
+        {
+            return nil
+        }
         if entry.pendingState != seen || time - entry.pendingLast > configuration.regionRunGap {
             // The new side began somewhere between the previous fix and this one: halfway, at most
             // half the gap limit back.
             entry.pendingState = seen
             entry.pendingSince = time - min(max(sinceFix ?? 0, 0), configuration.regionEvidenceGap) / 2
+            entry.pendingDeep = false
         }
+        if deep { entry.pendingDeep = true }
         entry.pendingLast = time
         return time - entry.pendingSince >= configuration.regionDwell ? seen : nil
     }
 
-    /// Applies one valid fix (finite coordinate, accuracy ≥ 0) received at `now`.
-    mutating func evaluate(_ fix: Fix, at now: Double, configuration: LocationEngine.Configuration) -> [Change] {
+    /// Applies one valid fix (finite coordinate, accuracy ≥ 0) received at `now`. `crossingAccuracy`, when
+    /// given, is the uncertainty a determined region's crossing rule counts for the fix instead of its stated
+    /// accuracy (the stay's wander, decision 0062); the first determination always takes the stated one.
+    mutating func evaluate(
+        _ fix: Fix, at now: Double, crossingAccuracy: Double? = nil, configuration: LocationEngine.Configuration
+    ) -> [Change] {
         let previousFixTime = lastEvaluation
         lastEvaluation = now
         let fixTime = fix.timestamp.timeIntervalSince1970
@@ -228,9 +255,10 @@ struct RegionMonitor: Sendable {
                     changes.append(.determined(region, seen))
                 }
             } else if let crossed = Self.step(
-                &entry, distance: distance, accuracy: fix.horizontalAccuracy, hysteresis: h, seconds: seconds,
-                at: time, configuration: configuration)
+                &entry, distance: distance, accuracy: crossingAccuracy ?? fix.horizontalAccuracy, hysteresis: h,
+                seconds: seconds, at: time, configuration: configuration)
             {
+                entry.deepSinceCrossing = entry.pendingDeep
                 entry.state = crossed
                 entry.pendingState = nil
                 entry.evidence = 0

@@ -230,6 +230,80 @@ import Testing
         #expect(d.trace(app).suffix(2) == ["exit:home", "out:home"])
     }
 
+    /// The recross margin (decision 0062, third session) on a 200 m region, 5 m fixes: within 5 min of an exit
+    /// to 260 m (never farther than the margin, 300 m), a minute at 168 m — clear inside by the plain rule — is
+    /// no entry: the crossing back needs ≤ 100 m − 5 m. A walk in to 60 m is, and having been that deep, the
+    /// exit 2 min later needs nothing more. Without the margin (0) the minute at 168 m enters: the flip-flop.
+    /// (The stay's-spread rule is off here: it alone would hold these stretches as one wandering stay.)
+    @Test(arguments: [0.4, 0])
+    func aCrossingBackSoonNeedsTheRecrossMarginUntilTheUserWentDeep(margin: Double) {
+        var configuration = LocationEngine.Configuration()
+        configuration.regionRecrossMargin = margin
+        // The margin alone: these stretches, a minute apart, are also what a stay's wander looks like.
+        configuration.regionStayNoise = 0
+        var d = EngineDriver(engine: LocationEngine(sources: [gnss], configuration: configuration))
+        d.send(.client(app, .register(label: "test", authorization: whenInUse)))
+        d.send(.client(app, .startMonitoring(home)))
+        // Each stretch after a minute without a fix: a walk, not a jump (decision 0063).
+        func stay(_ metres: Double, from start: Int, seconds: Int) {
+            let p = point(from: home.latitude, home.longitude, azimuth: 30, metres: metres)
+            for t in start..<(start + seconds) {
+                d.advance(to: Double(t))
+                d.feed(p.0, p.1)
+            }
+        }
+        stay(0, from: 0, seconds: 60)
+        stay(260, from: 120, seconds: 30)
+        #expect(d.trace(app) == ["start:home", "in:home", "exit:home", "out:home"])
+        stay(168, from: 210, seconds: 60)
+        if margin > 0 {
+            #expect(d.trace(app).count == 4, "\(d.trace(app))")
+            stay(60, from: 330, seconds: 30)
+            #expect(d.trace(app).suffix(2) == ["enter:home", "in:home"])
+            stay(260, from: 420, seconds: 30)
+            #expect(d.trace(app).suffix(2) == ["exit:home", "out:home"])
+            #expect(d.trace(app).count == 8)
+        } else {
+            #expect(d.trace(app).suffix(2) == ["enter:home", "in:home"])
+        }
+    }
+
+    /// A stay's wander (decision 0062, third session): for 10 min the fixes, saying 5 m, wander ±60 m round a
+    /// point 120 m from the centre of a 200 m region; then they wander 40 m round 215 m for 40 s, which by the
+    /// plain rule (5 m discs, 20 s) is an exit. Counted with 0.75 × the stay's spread (~40 m) they are no
+    /// evidence: no exit. With `regionStayNoise` 0 the exit comes.
+    @Test(arguments: [0.75, 0])
+    func aFixThatWandersWithTheStayCountsWithTheStaysSpread(stayNoise: Double) {
+        var configuration = LocationEngine.Configuration()
+        configuration.regionStayNoise = stayNoise
+        var d = EngineDriver(engine: LocationEngine(sources: [gnss], configuration: configuration))
+        d.send(.client(app, .register(label: "test", authorization: whenInUse)))
+        d.send(.client(app, .startMonitoring(home)))
+        // A square wander of ±60 m, a corner every 15 s, round (120 m north of the centre).
+        let corners = [(-60.0, -60.0), (60, -60), (60, 60), (-60, 60)]
+        func fix(north: Double, east: Double, at t: Int) {
+            let a = point(from: home.latitude, home.longitude, azimuth: 0, metres: north)
+            let p = point(from: a.0, a.1, azimuth: 90, metres: east)
+            d.advance(to: Double(t))
+            d.feed(p.0, p.1)
+        }
+        for t in 0..<600 {
+            let c = corners[(t / 15) % 4]
+            fix(north: 120 + c.1, east: c.0, at: t)
+        }
+        #expect(d.engine.regionStay.isStaying)
+        #expect(d.trace(app) == ["start:home", "in:home"])
+        // 40 s out at 215–255 m north (past the band's 220 m only with 5 m discs).
+        for t in 600..<640 {
+            fix(north: 235 + (t % 2 == 0 ? 20 : -20) * 0.5 + 5, east: (t % 2 == 0 ? 20 : -20), at: t)
+        }
+        if stayNoise > 0 {
+            #expect(d.trace(app) == ["start:home", "in:home"], "\(d.trace(app))")
+        } else {
+            #expect(d.trace(app).suffix(2) == ["exit:home", "out:home"], "\(d.trace(app))")
+        }
+    }
+
     /// A fix whose accuracy disc straddles the band is no evidence either way: 10 min of fixes 250 m from
     /// the centre of a 200 m region, each saying 60 m, leave the user inside.
     @Test func aFixStraddlingTheBoundaryIsNoEvidence() {

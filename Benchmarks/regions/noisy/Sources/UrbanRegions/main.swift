@@ -93,6 +93,15 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
     if let f = env["WINDOW"].flatMap(Double.init) { configuration.stays.window = f }
     if let f = env["WALKSPEED"].flatMap(Double.init) { configuration.stays.walkingSpeed = f }
     if let f = env["MINRADIUS"].flatMap(Double.init) { configuration.stays.minimumRadius = f }
+    if let f = env["STAYNOISE"].flatMap(Double.init) { configuration.regionStayNoise = f }
+    if let f = env["RENVELOPE"].flatMap(Double.init) { configuration.regionStays.maximumEnvelope = f }
+    if let f = env["RSPREAD"].flatMap(Double.init) { configuration.regionStays.spreadFactor = f }
+    if let f = env["RMINRADIUS"].flatMap(Double.init) { configuration.regionStays.minimumRadius = f }
+    if let f = env["RECROSS"].flatMap(Double.init) { configuration.regionRecrossMargin = f }
+    if let f = env["RECROSSWIN"].flatMap(Double.init) { configuration.regionRecrossWindow = f }
+    if let f = env["RWALK"].flatMap(Double.init) { configuration.regionStays.walkingSpeed = f }
+    if let f = env["RWINDOW"].flatMap(Double.init) { configuration.regionStays.window = f }
+    if let f = env["RDEPARTURE"].flatMap(Double.init) { configuration.regionStays.departure = f }
     let source = SourceDescriptor(id: SourceID("gnss"), kind: "simulated", expectedAccuracy: 5, powerCost: 100, isSimulated: true)
     let app = ClientID(1)
     var d = EngineDriver(engine: LocationEngine(sources: [source], configuration: configuration))
@@ -105,7 +114,7 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
     // engine's jump screen and tracker, fed the same fixes).
     let traced = env["TRACE"].flatMap { id in regions.first { $0.id == id } }
     var mirrorScreen = JumpScreen(parameters: configuration.jumps)
-    var mirror = StayTracker(parameters: configuration.stays)
+    var mirror = StayTracker(parameters: configuration.regionStays)
     for row in rows {
         if let traced {
             let fix = Fix(latitude: row.latitude, longitude: row.longitude, horizontalAccuracy: accuracy ?? row.accuracy,
@@ -118,7 +127,7 @@ func crossings(_ rows: [Row], _ regions: [RegionSpec], rule: RegionCrossingRule,
                 distance(traced, row.truthLatitude, row.truthLongitude), ok ? "ok" : "JUMP",
                 mirror.isStaying ? (mirror.isSettled ? "STAY" : "away") : "----",
                 c.map { String(format: "%6.1f±%5.1f", distance(traced, $0.latitude, $0.longitude), $0.accuracy) } ?? "-",
-                mirror.envelope.map { String(format: "%5.1f", $0) } ?? "-"))
+                mirror.envelope.map { String(format: "%5.1f sp %5.1f", $0, mirror.spread ?? 0) } ?? "-"))
         }
 
         d.advance(to: row.t)
