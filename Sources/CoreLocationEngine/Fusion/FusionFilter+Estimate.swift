@@ -1,17 +1,20 @@
 import Foundation
 
+/// The state's dimension, for indexing the row-major covariance.
+private let d = FusionFilter.n
+
 extension FusionFilter {
     /// The current estimate, nil before the first GNSS fix.
     public var estimate: Estimate? {
         guard let plane, let time else { return nil }
         let (lat, lon) = plane.unproject(east: x[0], north: x[1])
-        let radius = horizontalRadius68(ee: p[0], en: p[1], nn: p[9])
+        let radius = horizontalRadius68(ee: p[0], en: p[1], nn: p[d + 1])
         let ve = x[2]
         let vn = x[3]
         let speed = (ve * ve + vn * vn).squareRoot()
-        let pee = p[2 * 8 + 2]
-        let pnn = p[3 * 8 + 3]
-        let pen = p[2 * 8 + 3]
+        let pee = p[2 * d + 2]
+        let pnn = p[3 * d + 3]
+        let pen = p[2 * d + 3]
         var speedSigma = ((pee + pnn) / 2).squareRoot()
         var course = -1.0
         var courseSigma = -1.0

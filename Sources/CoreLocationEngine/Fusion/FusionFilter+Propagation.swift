@@ -1,5 +1,8 @@
 import Foundation
 
+/// The state's dimension, for indexing the row-major covariance.
+private let d = FusionFilter.n
+
 extension FusionFilter {
     /// Propagates the state to `sample.time` with the sample's specific force and rate (dead reckoning).
     /// Returns false, changing nothing, for a sample that is implausible (`InertialSample.isPlausible`) or not
@@ -54,37 +57,57 @@ extension FusionFilter {
             (2, 5, -c * dt), (2, 6, sn * dt), (3, 5, -sn * dt), (3, 6, -c * dt),
             (4, 7, -dt),
         ]
+        decayGNSSError(dt, &f)
         applyTransition(&f)
+        addGNSSErrorNoise(dt)
         let cfg = configuration
         let qa = cfg.accelerationNoiseDensity * cfg.accelerationNoiseDensity
             + cfg.accelerationModelNoise * cfg.accelerationModelNoise
         let qg = cfg.rotationNoiseDensity * cfg.rotationNoiseDensity
-        p[2 * 8 + 2] += qa * dt
-        p[3 * 8 + 3] += qa * dt
-        p[4 * 8 + 4] += qg * dt
-        p[5 * 8 + 5] += cfg.accelerationBiasWalk * cfg.accelerationBiasWalk * dt
-        p[6 * 8 + 6] += cfg.accelerationBiasWalk * cfg.accelerationBiasWalk * dt
-        p[7 * 8 + 7] += cfg.rotationBiasWalk * cfg.rotationBiasWalk * dt
+        p[2 * d + 2] += qa * dt
+        p[3 * d + 3] += qa * dt
+        p[4 * d + 4] += qg * dt
+        p[5 * d + 5] += cfg.accelerationBiasWalk * cfg.accelerationBiasWalk * dt
+        p[6 * d + 6] += cfg.accelerationBiasWalk * cfg.accelerationBiasWalk * dt
+        p[7 * d + 7] += cfg.rotationBiasWalk * cfg.rotationBiasWalk * dt
     }
 
     private mutating func constantVelocity(_ dt: Double) {
         x[0] += x[2] * dt
         x[1] += x[3] * dt
         var f: [(Int, Int, Double)] = [(0, 2, dt), (1, 3, dt)]
+        decayGNSSError(dt, &f)
         applyTransition(&f)
+        addGNSSErrorNoise(dt)
         // White acceleration: the exact discretisation for position/velocity pairs.
         let q = configuration.unalignedAccelerationNoise * configuration.unalignedAccelerationNoise
         for (i, j) in [(0, 2), (1, 3)] {
-            p[i * 8 + i] += q * dt * dt * dt / 3
-            p[i * 8 + j] += q * dt * dt / 2
-            p[j * 8 + i] += q * dt * dt / 2
-            p[j * 8 + j] += q * dt
+            p[i * d + i] += q * dt * dt * dt / 3
+            p[i * d + j] += q * dt * dt / 2
+            p[j * d + i] += q * dt * dt / 2
+            p[j * d + j] += q * dt
         }
         if isAligned {
             let qg = configuration.rotationNoiseDensity * configuration.rotationNoiseDensity
-            p[4 * 8 + 4] += qg * dt + p[7 * 8 + 7] * dt * dt
+            p[4 * d + 4] += qg * dt + p[7 * d + 7] * dt * dt
         }
-        p[7 * 8 + 7] += configuration.rotationBiasWalk * configuration.rotationBiasWalk * dt
+        p[7 * d + 7] += configuration.rotationBiasWalk * configuration.rotationBiasWalk * dt
+    }
+
+    /// The GNSS error states decay as a first-order Gauss–Markov process: g ← φ g, φ = exp(−dt / τ).
+    private mutating func decayGNSSError(_ dt: Double, _ f: inout [(Int, Int, Double)]) {
+        let phi = exp(-dt / configuration.gnssErrorCorrelation)
+        x[8] *= phi
+        x[9] *= phi
+        f.append((8, 8, phi - 1))
+        f.append((9, 9, phi - 1))
+    }
+
+    private mutating func addGNSSErrorNoise(_ dt: Double) {
+        let phi = exp(-dt / configuration.gnssErrorCorrelation)
+        let q = (1 - phi * phi) * correlatedSigma * correlatedSigma
+        p[8 * d + 8] += q
+        p[9 * d + 9] += q
     }
 
     /// P ← F P Fᵀ for F = I + Σ e_i f e_jᵀ over the listed (i, j, f).
@@ -92,15 +115,15 @@ extension FusionFilter {
         p.withUnsafeMutableBufferPointer { m in
             // Rows: (F P)[i, :] = P[i, :] + Σ f · P[j, :], using the old rows (no term reads a row it writes
             // after writing it: a row j that is also an i is read first through a copy).
-            var rows = [Double](repeating: 0, count: 64)
-            for k in 0..<64 { rows[k] = m[k] }
+            var rows = [Double](repeating: 0, count: d * d)
+            for k in 0..<(d * d) { rows[k] = m[k] }
             for (i, j, value) in f {
-                for k in 0..<8 { m[i * 8 + k] += value * rows[j * 8 + k] }
+                for k in 0..<d { m[i * d + k] += value * rows[j * d + k] }
             }
             // Columns: (F P Fᵀ)[:, i] = (F P)[:, i] + Σ f · (F P)[:, j].
-            for k in 0..<64 { rows[k] = m[k] }
+            for k in 0..<(d * d) { rows[k] = m[k] }
             for (i, j, value) in f {
-                for k in 0..<8 { m[k * 8 + i] += value * rows[k * 8 + j] }
+                for k in 0..<d { m[k * d + i] += value * rows[k * d + j] }
             }
         }
         f.removeAll(keepingCapacity: true)

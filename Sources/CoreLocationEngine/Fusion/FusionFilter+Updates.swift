@@ -1,5 +1,8 @@
 import Foundation
 
+/// The state's dimension, for indexing the row-major covariance.
+private let d = FusionFilter.n
+
 extension FusionFilter {
     /// A GNSS fix: position (and velocity when `speed` and `speedAccuracy` are valid), in `Fix`'s units, at
     /// `time` on the filter's clock. The first valid fix starts the filter (the tangent plane's origin).
@@ -14,9 +17,11 @@ extension FusionFilter {
             return .initialised
         }
         advance(to: fixTime)
-        let sigma = fix.horizontalAccuracy / Self.circular68 * configuration.positionNoiseScale
+        let (correlated, white) = gnssSigmas(fix)
+        correlatedSigma = correlated
         let (e, nn) = plane.project(latitude: fix.latitude, longitude: fix.longitude)
-        let outcome = update2(z: (e, nn), indices: (0, 1), variances: (sigma * sigma, sigma * sigma, 0))
+        let outcome = update2(
+            z: (e, nn), h0: Self.unit(0, 8), h1: Self.unit(1, 9), r: (white * white, white * white, 0))
         switch outcome {
         case .rejected:
             consecutiveRejections += 1
@@ -30,7 +35,7 @@ extension FusionFilter {
             lastGNSSTime = fixTime
         }
         if let (ve, vn, cov) = velocity(of: fix) {
-            _ = update2(z: (ve, vn), indices: (2, 3), variances: cov)
+            _ = update2(z: (ve, vn), h0: Self.unit(2), h1: Self.unit(3), r: cov)
             if !isAligned, fix.speed >= configuration.alignmentSpeed {
                 align(yaw: atan2(vn, ve), sigma: (cov.0 + cov.1).squareRoot() / fix.speed)
             }
@@ -51,7 +56,7 @@ extension FusionFilter {
             align(yaw: yaw, sigma: sigma)
             return .initialised
         }
-        var h = [Double](repeating: 0, count: 8)
+        var h = [Double](repeating: 0, count: d)
         h[4] = 1
         return update1(innovation: Self.wrap(yaw - x[4]), h: h, variance: sigma * sigma)
     }
@@ -66,13 +71,21 @@ extension FusionFilter {
         let speed = (x[2] * x[2] + x[3] * x[3]).squareRoot()
         guard speed >= configuration.vehicleConstraintSpeed else { return .ignored }
         let lateral = -s * x[2] + c * x[3]
-        var h = [Double](repeating: 0, count: 8)
+        var h = [Double](repeating: 0, count: d)
         h[2] = -s
         h[3] = c
         h[4] = -(c * x[2] + s * x[3])
         return update1(
             innovation: -lateral, h: h,
             variance: configuration.lateralVelocityNoise * configuration.lateralVelocityNoise)
+    }
+
+    /// The fix's σ per axis (its 68 % radius / 1.5096, times `positionNoiseScale`) split into the part correlated
+    /// over `gnssErrorCorrelation` (states 8, 9) and the white rest.
+    private func gnssSigmas(_ fix: Fix) -> (correlated: Double, white: Double) {
+        let sigma = fix.horizontalAccuracy / Self.circular68 * configuration.positionNoiseScale
+        let fraction = min(max(configuration.gnssCorrelatedFraction, 0), 0.999)
+        return (sigma * fraction, sigma * (1 - fraction * fraction).squareRoot())
     }
 
     /// √(−2 ln 0.32): the 68 % radius of a circular 2-D Gaussian in units of its per-axis σ.
@@ -88,9 +101,10 @@ extension FusionFilter {
         guard fix.speed >= 0, fix.speed.isFinite, fix.speedAccuracy > 0, fix.speedAccuracy.isFinite else { return nil }
         let along = max(fix.speedAccuracy, configuration.minimumVelocityNoise)
         guard fix.course >= 0, fix.course.isFinite else {
-            // No direction: only a speed of about zero says anything about the velocity's components.
-            guard fix.speed < along else { return nil }
-            return (0, 0, (along * along + fix.speed * fix.speed, along * along + fix.speed * fix.speed, 0))
+            // No direction (receivers drop the course when slow): the components are about zero, each with the
+            // speed's half-square as variance (an isotropic velocity of that speed) plus the speed's own.
+            let v = along * along + fix.speed * fix.speed / 2
+            return (0, 0, (v, v, 0))
         }
         let across: Double
         if fix.courseAccuracy > 0, fix.courseAccuracy.isFinite {
@@ -113,34 +127,41 @@ extension FusionFilter {
     private mutating func initialise(from fix: Fix, at fixTime: Double, keepingBiases: Bool = false) {
         if plane == nil { plane = LocalTangentPlane(latitude: fix.latitude, longitude: fix.longitude) }
         guard let plane else { return }
-        let biases = (x[5], x[6], x[7], p[5 * 8 + 5], p[6 * 8 + 6], p[7 * 8 + 7])
+        let biases = (x[5], x[6], x[7], p[5 * d + 5], p[6 * d + 6], p[7 * d + 7])
         let (e, nn) = plane.project(latitude: fix.latitude, longitude: fix.longitude)
-        x = [Double](repeating: 0, count: 8)
-        p = [Double](repeating: 0, count: 64)
-        let sigma = fix.horizontalAccuracy / Self.circular68 * configuration.positionNoiseScale
+        x = [Double](repeating: 0, count: d)
+        p = [Double](repeating: 0, count: d * d)
+        // The fix is the truth plus the receiver's correlated error g (states 8, 9, prior mean 0) plus white noise:
+        // the position's error is g + w, so it is correlated −σ_g² with g's.
+        let (correlated, white) = gnssSigmas(fix)
+        correlatedSigma = correlated
         x[0] = e
         x[1] = nn
-        p[0] = sigma * sigma
-        p[9] = sigma * sigma
+        for (i, g) in [(0, 8), (1, 9)] {
+            p[i * d + i] = correlated * correlated + white * white
+            p[g * d + g] = correlated * correlated
+            p[i * d + g] = -correlated * correlated
+            p[g * d + i] = -correlated * correlated
+        }
         if let (ve, vn, cov) = velocity(of: fix) {
             x[2] = ve
             x[3] = vn
-            p[2 * 8 + 2] = cov.0
-            p[3 * 8 + 3] = cov.1
-            p[2 * 8 + 3] = cov.2
-            p[3 * 8 + 2] = cov.2
+            p[2 * d + 2] = cov.0
+            p[3 * d + 3] = cov.1
+            p[2 * d + 3] = cov.2
+            p[3 * d + 2] = cov.2
         } else {
-            p[2 * 8 + 2] = 100
-            p[3 * 8 + 3] = 100
+            p[2 * d + 2] = 100
+            p[3 * d + 3] = 100
         }
-        p[4 * 8 + 4] = .pi * .pi
+        p[4 * d + 4] = .pi * .pi
         let ab = configuration.initialAccelerationBias
         let gb = configuration.initialRotationBias
         if keepingBiases {
             (x[5], x[6], x[7]) = (biases.0, biases.1, biases.2)
-            (p[5 * 8 + 5], p[6 * 8 + 6], p[7 * 8 + 7]) = (biases.3, biases.4, biases.5)
+            (p[5 * d + 5], p[6 * d + 6], p[7 * d + 7]) = (biases.3, biases.4, biases.5)
         } else {
-            (p[5 * 8 + 5], p[6 * 8 + 6], p[7 * 8 + 7]) = (ab * ab, ab * ab, gb * gb)
+            (p[5 * d + 5], p[6 * d + 6], p[7 * d + 7]) = (ab * ab, ab * ab, gb * gb)
         }
         isAligned = false
         time = fixTime
@@ -154,13 +175,13 @@ extension FusionFilter {
     /// Sets the yaw from an outside direction and forgets the yaw's correlations (it was unknown until now).
     private mutating func align(yaw: Double, sigma: Double) {
         x[4] = yaw
-        for k in 0..<8 {
-            p[4 * 8 + k] = 0
-            p[k * 8 + 4] = 0
+        for k in 0..<d {
+            p[4 * d + k] = 0
+            p[k * d + 4] = 0
         }
-        p[4 * 8 + 4] = sigma * sigma
-        p[4 * 8 + 7] = 0
-        p[7 * 8 + 4] = 0
+        p[4 * d + 4] = sigma * sigma
+        p[4 * d + 7] = 0
+        p[7 * d + 4] = 0
         isAligned = true
     }
 
@@ -173,14 +194,34 @@ extension FusionFilter {
         x[1] = 0
     }
 
-    /// A 2-D measurement of two state components: z = (x[i], x[j]) + noise with covariance [[a, c], [c, b]].
-    mutating func update2(z: (Double, Double), indices: (Int, Int), variances: (Double, Double, Double)) -> Outcome {
-        let (i, j) = indices
-        let y0 = z.0 - x[i]
-        let y1 = z.1 - x[j]
-        let s00 = p[i * 8 + i] + variances.0
-        let s11 = p[j * 8 + j] + variances.1
-        let s01 = p[i * 8 + j] + variances.2
+    /// A 2-D measurement z = (h0 · x, h1 · x) + noise with covariance [[r.0, r.2], [r.2, r.1]], linear in x.
+    mutating func update2(z: (Double, Double), h0: [Double], h1: [Double], r: (Double, Double, Double)) -> Outcome {
+        var ph0 = [Double](repeating: 0, count: d)
+        var ph1 = [Double](repeating: 0, count: d)
+        var z0 = 0.0
+        var z1 = 0.0
+        for row in 0..<d {
+            var a = 0.0
+            var b = 0.0
+            for c in 0..<d {
+                a += p[row * d + c] * h0[c]
+                b += p[row * d + c] * h1[c]
+            }
+            ph0[row] = a
+            ph1[row] = b
+            z0 += h0[row] * x[row]
+            z1 += h1[row] * x[row]
+        }
+        var s00 = r.0
+        var s11 = r.1
+        var s01 = r.2
+        for c in 0..<d {
+            s00 += h0[c] * ph0[c]
+            s11 += h1[c] * ph1[c]
+            s01 += h0[c] * ph1[c]
+        }
+        let y0 = z.0 - z0
+        let y1 = z.1 - z1
         let det = s00 * s11 - s01 * s01
         guard det > 0, det.isFinite else { return .ignored }
         let i00 = s11 / det
@@ -188,42 +229,40 @@ extension FusionFilter {
         let i01 = -s01 / det
         let d2 = y0 * (i00 * y0 + i01 * y1) + y1 * (i01 * y0 + i11 * y1)
         guard d2 <= configuration.gate2 else { return .rejected(distanceSquared: d2) }
-        // K = P Hᵀ S⁻¹ (columns i and j of P times S⁻¹); x += K y; P -= K H P.
-        var k0 = [Double](repeating: 0, count: 8)
-        var k1 = [Double](repeating: 0, count: 8)
-        for r in 0..<8 {
-            let pi = p[r * 8 + i]
-            let pj = p[r * 8 + j]
-            k0[r] = pi * i00 + pj * i01
-            k1[r] = pi * i01 + pj * i11
-        }
-        let rowI = Array(p[(i * 8)..<(i * 8 + 8)])
-        let rowJ = Array(p[(j * 8)..<(j * 8 + 8)])
-        for r in 0..<8 {
-            x[r] += k0[r] * y0 + k1[r] * y1
-            for c in 0..<8 { p[r * 8 + c] -= k0[r] * rowI[c] + k1[r] * rowJ[c] }
+        // K = P Hᵀ S⁻¹; x += K y; P −= K (H P), with H P's rows = (P h0)ᵀ, (P h1)ᵀ as P is symmetric.
+        for row in 0..<d {
+            let k0 = ph0[row] * i00 + ph1[row] * i01
+            let k1 = ph0[row] * i01 + ph1[row] * i11
+            x[row] += k0 * y0 + k1 * y1
+            for c in 0..<d { p[row * d + c] -= k0 * ph0[c] + k1 * ph1[c] }
         }
         symmetrise()
         return .accepted
     }
 
+    static func unit(_ indices: Int...) -> [Double] {
+        var h = [Double](repeating: 0, count: FusionFilter.n)
+        for i in indices { h[i] = 1 }
+        return h
+    }
+
     /// A scalar measurement with Jacobian row h and the given innovation.
     mutating func update1(innovation y: Double, h: [Double], variance: Double) -> Outcome {
-        var ph = [Double](repeating: 0, count: 8)
-        for r in 0..<8 {
+        var ph = [Double](repeating: 0, count: d)
+        for r in 0..<d {
             var sum = 0.0
-            for c in 0..<8 where h[c] != 0 { sum += p[r * 8 + c] * h[c] }
+            for c in 0..<d where h[c] != 0 { sum += p[r * d + c] * h[c] }
             ph[r] = sum
         }
         var s = variance
-        for c in 0..<8 { s += h[c] * ph[c] }
+        for c in 0..<d { s += h[c] * ph[c] }
         guard s > 0, s.isFinite else { return .ignored }
         let d2 = y * y / s
         guard d2 <= configuration.gate1 else { return .rejected(distanceSquared: d2) }
-        for r in 0..<8 {
+        for r in 0..<d {
             let k = ph[r] / s
             x[r] += k * y
-            for c in 0..<8 { p[r * 8 + c] -= k * ph[c] }
+            for c in 0..<d { p[r * d + c] -= k * ph[c] }
         }
         x[4] = Self.wrap(x[4])
         symmetrise()
@@ -231,11 +270,11 @@ extension FusionFilter {
     }
 
     private mutating func symmetrise() {
-        for r in 0..<8 {
-            for c in (r + 1)..<8 {
-                let m = (p[r * 8 + c] + p[c * 8 + r]) / 2
-                p[r * 8 + c] = m
-                p[c * 8 + r] = m
+        for r in 0..<d {
+            for c in (r + 1)..<d {
+                let m = (p[r * d + c] + p[c * d + r]) / 2
+                p[r * d + c] = m
+                p[c * d + r] = m
             }
         }
     }

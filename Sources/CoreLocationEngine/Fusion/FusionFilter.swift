@@ -1,5 +1,8 @@
 import Foundation
 
+/// The state's dimension, for indexing the row-major covariance.
+private let d = FusionFilter.n
+
 /// GNSS + IMU (+ compass) in one extended Kalman filter, on the horizontal plane (decision 0095).
 ///
 /// A pure value: it reads no clock and does no I/O. Feed it, in time order, `InertialSample`s (100 Hz),
@@ -9,9 +12,11 @@ import Foundation
 /// parameters, so an error-state filter's multiplicative attitude error reduces to the same additive update;
 /// full 3-D attitude (a quaternion) is where the error-state form pays, and is not done yet.
 ///
-/// State x (8): east, north (m, in a `LocalTangentPlane` around the first fix), v_east, v_north (m/s),
+/// State x (10): east, north (m, in a `LocalTangentPlane` around the first fix), v_east, v_north (m/s),
 /// yaw θ (rad, counter-clockwise from east, the body x axis), accelerometer biases b_ax, b_ay (m/s², body),
-/// gyroscope bias b_gz (rad/s). Level mount assumed: pitch and roll are not estimated and the accelerometer's
+/// gyroscope bias b_gz (rad/s), and the GNSS receiver's time-correlated position error g_east, g_north (m; a
+/// first-order Gauss–Markov process, so that averaging many fixes cannot shrink the position's uncertainty below
+/// what the receiver's slowly wandering error allows). Level mount assumed: pitch and roll are not estimated and the accelerometer's
 /// z axis is not used (altitude is `AltitudeFusion`'s, decision 0032).
 ///
 /// Process model, per sample over dt = t_k − t_{k−1} (strapdown, first order):
@@ -22,8 +27,8 @@ import Foundation
 ///
 /// Measurements (each tested before use: the squared Mahalanobis distance of the innovation against the χ²
 /// quantile `gate`, so a multipath jump is rejected, not averaged in):
-///   GNSS position (2-D, σ per axis = horizontalAccuracy / 1.5096, the 68 % circle of a circular Gaussian,
-///   times `positionNoiseScale`); GNSS velocity (2-D, along-track σ = speedAccuracy, cross-track σ =
+///   GNSS position (2-D, z = p + g + white; σ per axis = horizontalAccuracy / 1.5096, the 68 % circle of a
+///   circular Gaussian, split by `gnssCorrelatedFraction` between g and the white noise); GNSS velocity (2-D, along-track σ = speedAccuracy, cross-track σ =
 ///   speed · courseAccuracy); compass heading (yaw, σ = headingAccuracy); and, in `vehicle` mode, the
 ///   non-holonomic constraint (no sideways velocity in the body frame, σ `lateralVelocityNoise`).
 /// Biases are estimated by the filter itself through the cross-covariances the process model builds: an
@@ -45,12 +50,16 @@ public struct FusionFilter: Sendable {
         public var initialAccelerationBias = 0.04 * 9.806_65
         public var initialRotationBias = 3 * Double.pi / 180
         /// Constant-velocity model's acceleration noise before alignment, m/s²/√Hz.
-        public var unalignedAccelerationNoise = 2.0
+        public var unalignedAccelerationNoise = 1.0
         /// GNSS speed, m/s, above which its course sets the yaw when nothing else has.
-        public var alignmentSpeed = 3.0
-        /// Scales the GNSS position σ: receivers' errors are correlated over tens of seconds, so treating each
-        /// fix as independent would make the filter over-confident (tuned on the tuning half).
-        public var positionNoiseScale = 3.0
+        public var alignmentSpeed = 1.5
+        /// Scales the GNSS position σ the receiver reports (1: believe it).
+        public var positionNoiseScale = 1.0
+        /// The share of a fix's σ that is correlated over `gnssErrorCorrelation` seconds (estimated as states 8, 9):
+        /// Benchmarks/noise measured moving receivers' errors as 3–8 m Gauss–Markov with 30–60 s correlation, white
+        /// noise being the smaller part; 0.95 is 3 m correlated beside 1 m white.
+        public var gnssCorrelatedFraction = 0.95
+        public var gnssErrorCorrelation = 30.0
         /// Floor on the GNSS velocity σ per axis, m/s.
         public var minimumVelocityNoise = 0.05
         /// χ² gate for a 2-D innovation (13.82: 99.9 %) and a 1-D one (10.83: 99.9 %).
@@ -103,16 +112,18 @@ public struct FusionFilter: Sendable {
         case ignored
     }
 
-    static let n = 8
+    static let n = 10
     public var configuration: Configuration
     public internal(set) var plane: LocalTangentPlane?
     /// x and P (row-major 8 × 8).
-    var x = [Double](repeating: 0, count: 8)
-    var p = [Double](repeating: 0, count: 64)
+    var x = [Double](repeating: 0, count: d)
+    var p = [Double](repeating: 0, count: d * d)
     public internal(set) var time: Double?
     public internal(set) var isAligned = false
     public internal(set) var lastGNSSTime: Double?
     var consecutiveRejections = 0
+    /// σ of the GNSS error's correlated part, from the last fix, m (drives states 8, 9's process noise).
+    var correlatedSigma = 0.0
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -122,5 +133,5 @@ public struct FusionFilter: Sendable {
     /// The estimated biases: accelerometer x, y (m/s²) and gyroscope z (rad/s).
     public var biases: (accelerationX: Double, accelerationY: Double, rotationZ: Double) { (x[5], x[6], x[7]) }
     /// Yaw, radians counter-clockwise from east, and its 1 σ.
-    public var yaw: (value: Double, sigma: Double) { (x[4], p[4 * 8 + 4].squareRoot()) }
+    public var yaw: (value: Double, sigma: Double) { (x[4], p[4 * d + 4].squareRoot()) }
 }

@@ -136,6 +136,21 @@ import Testing
         #expect(abs(after.east - trueEast) <= abs(before.east - trueEast) + 1e-9)
     }
 
+    /// A receiver's error wanders slowly (decision 0095: 95 % of its σ correlated over 30 s), so five minutes of
+    /// fixes with a 5 m accuracy cannot make the filter sure to 1 m, as 300 independent fixes would (5 / √300 ≈
+    /// 0.3 m): the reported accuracy stays above half the fixes' (the correlated part alone gives ≈ 0.6 of it).
+    @Test func manyFixesDoNotMakeItOverconfident() throws {
+        var filter = FusionFilter()
+        filter.update(gnss: Self.fix(east: 0, north: 0), at: 0)
+        for second in 1...300 {
+            for k in 1...100 { filter.propagate(Self.sample(Double(second - 1) + Double(k) / 100)) }
+            filter.update(gnss: Self.fix(east: 10 * Double(second), north: 0), at: Double(second))
+        }
+        let estimate = try #require(filter.estimate)
+        #expect(estimate.horizontalAccuracy > 2.5)
+        #expect(estimate.horizontalAccuracy < 5)
+    }
+
     /// Samples a real IMU cannot give (NaN, saturated, out of order) change nothing.
     @Test func implausibleSamplesAreIgnored() throws {
         var filter = Self.converged(seconds: 5)

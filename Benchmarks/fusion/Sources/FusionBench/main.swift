@@ -35,6 +35,8 @@ struct Result {
     var nanoseconds: Double = 0
     var rejected = 0
     var gnssError: [Double] = []
+    var endCovered: [String: (Int, Int)] = [:]  // "class/duration" → (covered, count) at the outage's end
+    var presentByMode: [Bool: (Int, Int)] = [:]  // inertial? → (covered, count) with GNSS
     var fusedError: [Double] = []
 }
 
@@ -171,6 +173,7 @@ if let v = environment["FUSION_POSITION_SCALE"].flatMap(Double.init) { configura
 if let v = environment["FUSION_ACCELERATION_MODEL"].flatMap(Double.init) { configuration.accelerationModelNoise = v }
 if let v = environment["FUSION_ALIGNMENT_SPEED"].flatMap(Double.init) { configuration.alignmentSpeed = v }
 if let v = environment["FUSION_LATERAL"].flatMap(Double.init) { configuration.lateralVelocityNoise = v }
+if let v = environment["FUSION_UNALIGNED"].flatMap(Double.init) { configuration.unalignedAccelerationNoise = v }
 var perTrackCourse: [(String, Double, Double, Double, Double)] = []
 
 for name in trackNames {
@@ -230,6 +233,10 @@ for name in trackNames {
             result.gnssError.append(hypot(fe - truthNow.east, fn - truthNow.north))
             result.countPresent += 1
             if error <= estimate.horizontalAccuracy { result.coveredPresent += 1 }
+            let mode = result.presentByMode[estimate.isInertial] ?? (0, 0)
+            result.presentByMode[estimate.isInertial] = (
+                mode.0 + (error <= estimate.horizontalAccuracy ? 1 : 0), mode.1 + 1
+            )
             if truthNow.speed > 2 {
                 let trueCourse = atan2(truthNow.velocityEast, truthNow.velocityNorth) * 180 / .pi
                 if entry.fix.course >= 0 { trackCourseRaw.append(wrapDegrees(entry.fix.course - trueCourse)) }
@@ -269,6 +276,13 @@ for name in trackNames {
                     .cvkf: hypot(cvCopy.x[0] - end.east, cvCopy.x[1] - end.north),
                     .fusion: copy.estimate.map { hypot($0.east - end.east, $0.north - end.north) } ?? .nan,
                 ]
+                if let e = copy.estimate {
+                    let covered = hypot(e.east - end.east, e.north - end.north) <= e.horizontalAccuracy ? 1 : 0
+                    for key in ["\(kind)/\(duration)", "all/\(duration)"] {
+                        let c = result.endCovered[key] ?? (0, 0)
+                        result.endCovered[key] = (c.0 + covered, c.1 + 1)
+                    }
+                }
                 for (method, value) in errors {
                     result.endErrors["\(kind)/\(duration)", default: [:]][method.rawValue, default: []].append(value)
                     result.endErrors["all/\(duration)", default: [:]][method.rawValue, default: []].append(value)
@@ -286,15 +300,17 @@ for name in trackNames {
 print("half: \(half) (\(trackNames.joined(separator: ", "))), seeds 1...\(seeds)")
 print("")
 print("p95 horizontal error at the end of the outage, m (n = outages)")
-print("| outage | n | held | extrapolated | cv-kalman | fusion | fusion / extrapolated |")
-print("|---|---|---|---|---|---|---|")
+print("| outage | n | held | extrapolated | cv-kalman | fusion | fusion / extrapolated | fusion's accuracy covers |")
+print("|---|---|---|---|---|---|---|---|")
 for kind in ["all"] + classes {
     for duration in durations {
         let key = "\(kind)/\(duration)"
         guard let row = result.endErrors[key] else { continue }
         let cells = Method.allCases.map { String(format: "%.1f", p95(row[$0.rawValue] ?? [])) }
         let ratio = p95(row["fusion"] ?? []) / p95(row["extrapolated"] ?? [])
-        print("| \(kind) \(duration) s | \(row["fusion"]?.count ?? 0) | \(cells.joined(separator: " | ")) | \(String(format: "%.2f", ratio)) |")
+        let c = result.endCovered[key] ?? (0, 0)
+        let cover = String(format: "%.0f %%", 100 * Double(c.0) / Double(max(c.1, 1)))
+        print("| \(kind) \(duration) s | \(row["fusion"]?.count ?? 0) | \(cells.joined(separator: " | ")) | \(String(format: "%.2f", ratio)) | \(cover) |")
     }
 }
 print("")
@@ -302,6 +318,9 @@ let coverPresent = Double(result.coveredPresent) / Double(max(result.countPresen
 let coverOutage = Double(result.coveredOutage) / Double(max(result.countOutage, 1))
 let coverAll = Double(result.coveredPresent + result.coveredOutage) / Double(max(result.countPresent + result.countOutage, 1))
 print(String(format: "horizontalAccuracy covers the true error: %.1f %% with GNSS (%d fixes), %.1f %% in 60 s outages (%d), %.1f %% pooled", 100 * coverPresent, result.countPresent, 100 * coverOutage, result.countOutage, 100 * coverAll))
+for (inertial, c) in result.presentByMode.sorted(by: { !$0.key && $1.key }) {
+    print(String(format: "  with GNSS, %@: %.1f %% of %d fixes", inertial ? "IMU aligned" : "not yet aligned (constant velocity)", 100 * Double(c.0) / Double(max(c.1, 1)), c.1))
+}
 print(String(format: "error with GNSS present: raw GNSS p95 %.1f m, fusion p95 %.1f m; GNSS fixes rejected by the gate: %d", p95(result.gnssError), p95(result.fusedError), result.rejected))
 print("")
 print("| track | course RMS raw GNSS, ° | fusion, ° | ratio | speed RMS raw, m/s | fusion, m/s | ratio |")
