@@ -260,7 +260,8 @@ for name in trackNames {
                         if duration == 60, let e = copy.estimate {
                             let s = truth[k]
                             result.countOutage += 1
-                            if hypot(e.east - s.east, e.north - s.north) <= e.horizontalAccuracy {
+                            let (east, north) = synth.plane.project(latitude: e.latitude, longitude: e.longitude)
+                            if hypot(east - s.east, north - s.north) <= e.horizontalAccuracy {
                                 result.coveredOutage += 1
                             }
                         }
@@ -274,10 +275,15 @@ for name in trackNames {
                     .held: hypot(lastEast - end.east, lastNorth - end.north),
                     .extrapolated: hypot(lastEast + lastVE * d - end.east, lastNorth + lastVN * d - end.north),
                     .cvkf: hypot(cvCopy.x[0] - end.east, cvCopy.x[1] - end.north),
-                    .fusion: copy.estimate.map { hypot($0.east - end.east, $0.north - end.north) } ?? .nan,
+                    .fusion: copy.estimate.map { e in
+                        // The filter's plane is around its own first fix: compare on the synthesiser's.
+                        let (east, north) = synth.plane.project(latitude: e.latitude, longitude: e.longitude)
+                        return hypot(east - end.east, north - end.north)
+                    } ?? .nan,
                 ]
                 if let e = copy.estimate {
-                    let covered = hypot(e.east - end.east, e.north - end.north) <= e.horizontalAccuracy ? 1 : 0
+                    let (east, north) = synth.plane.project(latitude: e.latitude, longitude: e.longitude)
+                    let covered = hypot(east - end.east, north - end.north) <= e.horizontalAccuracy ? 1 : 0
                     for key in ["\(kind)/\(duration)", "all/\(duration)"] {
                         let c = result.endCovered[key] ?? (0, 0)
                         result.endCovered[key] = (c.0 + covered, c.1 + 1)
