@@ -151,6 +151,43 @@ import Testing
         #expect(estimate.horizontalAccuracy < 5)
     }
 
+    /// Standing still, the course says nothing of the yaw; a compass does: heading 0° (north) is yaw +90° (the
+    /// filter's yaw is counter-clockwise from east). A later heading 90° away is beyond the 1-D gate (σ 5°:
+    /// (90/5)² = 324 > 10.83) and rejected; one 3° away is accepted and moves the yaw towards it.
+    @Test func aCompassAlignsAndIsGated() throws {
+        var filter = FusionFilter()
+        filter.update(gnss: Self.fix(east: 0, north: 0, speed: 0), at: 0)
+        #expect(!filter.isAligned)
+        #expect(filter.update(heading: 0, accuracy: 5, at: 0) == .initialised)
+        #expect(filter.isAligned)
+        #expect(abs(filter.yaw.value - .pi / 2) < 1e-12)
+        #expect(abs(filter.yaw.sigma - 5 * .pi / 180) < 1e-12)
+        let far = filter.update(heading: 90, accuracy: 5, at: 0.01)
+        guard case .rejected = far else {
+            Issue.record("expected a rejection, got \(far)")
+            return
+        }
+        #expect(filter.update(heading: 3, accuracy: 5, at: 0.02) == .accepted)
+        // Two equal-σ measurements average: the yaw moves half-way, to 1.5° clockwise of north.
+        #expect(abs(filter.yaw.value - (90 - 1.5) * .pi / 180) < 1e-9)
+    }
+
+    /// Fixes a receiver cannot mean (no accuracy, NaN, outside the globe) neither start nor move the filter.
+    @Test func meaninglessFixesAreIgnored() throws {
+        var filter = FusionFilter()
+        var bad = Self.fix(east: 0, north: 0)
+        bad.horizontalAccuracy = -1
+        #expect(filter.update(gnss: bad, at: 0) == .ignored)
+        bad = Self.fix(east: 0, north: 0)
+        bad.latitude = .nan
+        #expect(filter.update(gnss: bad, at: 0) == .ignored)
+        bad = Self.fix(east: 0, north: 0)
+        bad.longitude = 200
+        #expect(filter.update(gnss: bad, at: 0) == .ignored)
+        #expect(!filter.isInitialised)
+        #expect(filter.estimate == nil)
+    }
+
     /// Samples a real IMU cannot give (NaN, saturated, out of order) change nothing.
     @Test func implausibleSamplesAreIgnored() throws {
         var filter = Self.converged(seconds: 5)
