@@ -16,27 +16,29 @@ private let d = FusionFilter.n
 /// yaw θ (rad, counter-clockwise from east, the body x axis), accelerometer biases b_ax, b_ay (m/s², body),
 /// gyroscope bias b_gz (rad/s), and the GNSS receiver's time-correlated position error g_east, g_north (m; a
 /// first-order Gauss–Markov process, so that averaging many fixes cannot shrink the position's uncertainty below
-/// what the receiver's slowly wandering error allows). Level mount assumed: pitch and roll are not estimated and the accelerometer's
-/// z axis is not used (altitude is `AltitudeFusion`'s, decision 0032).
+/// what the receiver's slowly wandering error allows). Level mount assumed: pitch and roll are not estimated and
+/// the accelerometer's z axis is not used (altitude is `AltitudeFusion`'s, decision 0032).
 ///
 /// Process model, per sample over dt = t_k − t_{k−1} (strapdown, first order):
-///   a = R(θ) (f_xy − b_a);  p += v dt + a dt²/2;  v += a dt;  θ += (ω_z − b_gz) dt;  biases constant.
+///   a = R(θ) (f_xy − b_a);  p += v dt + a dt²/2;  v += a dt;  θ += (ω_z − b_gz) dt;  biases constant;
+///   g ← e^(−dt/τ) g.
 /// Process noise: accelerometer white noise and gyroscope white noise (from `Configuration`) into v and θ,
-/// bias random walks into the biases. Before the yaw is known (`isAligned` false) the IMU's acceleration
-/// cannot be put in the plane, and the filter runs a constant-velocity model instead.
+/// bias random walks into the biases, (1 − e^(−2dt/τ)) σ_g² into g. Before the yaw is known (`isAligned` false)
+/// the IMU's acceleration cannot be put in the plane, and the filter runs a constant-velocity model instead.
 ///
 /// Measurements (each tested before use: the squared Mahalanobis distance of the innovation against the χ²
-/// quantile `gate`, so a multipath jump is rejected, not averaged in):
+/// quantiles `gate2` and `gate1`, so a multipath jump is rejected, not averaged in):
 ///   GNSS position (2-D, z = p + g + white; σ per axis = horizontalAccuracy / 1.5096, the 68 % circle of a
-///   circular Gaussian, split by `gnssCorrelatedFraction` between g and the white noise); GNSS velocity (2-D, along-track σ = speedAccuracy, cross-track σ =
-///   speed · courseAccuracy); compass heading (yaw, σ = headingAccuracy); and, in `vehicle` mode, the
-///   non-holonomic constraint (no sideways velocity in the body frame, σ `lateralVelocityNoise`).
+///   circular Gaussian, split by `gnssCorrelatedFraction` between g and the white noise); GNSS velocity (2-D,
+///   along-track σ = speedAccuracy, cross-track σ = speed · courseAccuracy); compass heading (yaw, σ = its
+///   accuracy); and, in `vehicle` mode, the non-holonomic constraint (no sideways velocity in the body frame,
+///   σ `lateralVelocityNoise`).
 /// Biases are estimated by the filter itself through the cross-covariances the process model builds: an
 /// accelerometer bias shows as velocity drifting from GNSS velocity, a gyro bias as yaw drifting from the
 /// course (observable while moving) or from the compass.
 public struct FusionFilter: Sendable {
     public struct Configuration: Sendable, Hashable {
-        /// Accelerometer white noise density, m/s²/√Hz (BMI160: 180 µg/√Hz), times `accelerationModelScale`.
+        /// Accelerometer white noise density, m/s²/√Hz (BMI160: 180 µg/√Hz).
         public var accelerationNoiseDensity = 180e-6 * 9.806_65
         /// Extra white acceleration noise, m/s²/√Hz, for what the planar model leaves out (road grade and
         /// tilt, vibration, timing).

@@ -137,7 +137,9 @@ public struct InertialSynthesizer: Sendable {
     /// GNSS fixes every `interval` s along `truth`, with the errors of `model`, seeded; each with its index in
     /// `truth`. Time-correlated position error (Gauss–Markov per axis) plus white; white velocity error; the
     /// accuracies reported are the model's own σ (an honest receiver).
-    public func gnssFixes(model: GNSSErrorModel = .phone, interval: Double = 1, seed: UInt64) -> [(index: Int, fix: Fix)] {
+    public func gnssFixes(
+        model: GNSSErrorModel = .phone, interval: Double = 1, seed: UInt64
+    ) -> [(index: Int, fix: Fix)] {
         var random = ScenarioRandom(seed: seed)
         let step = max(Int((interval * rate).rounded()), 1)
         let phi = exp(-interval / model.positionCorrelation)

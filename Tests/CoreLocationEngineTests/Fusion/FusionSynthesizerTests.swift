@@ -77,7 +77,9 @@ import Testing
 
     @Test func aBadLineIsNamed() {
         let text = "# corelocation-imu 1\nt,ax,ay,az,gx,gy,gz\n1,0,0,9.8,0,0,0\n2,0,0,nan,0,0,0\n"
-        #expect(throws: InertialRecording.DecodingError(line: 4, message: "expected 7 finite numbers t,ax,ay,az,gx,gy,gz")) {
+        let expected = InertialRecording.DecodingError(
+            line: 4, message: "expected 7 finite numbers t,ax,ay,az,gx,gy,gz")
+        #expect(throws: expected) {
             try InertialRecording.decode(text)
         }
     }

@@ -95,7 +95,9 @@ struct ConstantVelocityFilter {
         }
     }
 
-    mutating func update(east: Double, north: Double, sigma: Double, ve: Double?, vn: Double?, vSigma: Double, t: Double) {
+    mutating func update(
+        east: Double, north: Double, sigma: Double, ve: Double?, vn: Double?, vSigma: Double, t: Double
+    ) {
         if !started {
             x = [east, north, ve ?? 0, vn ?? 0]
             p = [[sigma * sigma, 0, 0, 0], [0, sigma * sigma, 0, 0], [0, 0, 100, 0], [0, 0, 0, 100]]
@@ -316,18 +318,29 @@ for kind in ["all"] + classes {
         let ratio = p95(row["fusion"] ?? []) / p95(row["extrapolated"] ?? [])
         let c = result.endCovered[key] ?? (0, 0)
         let cover = String(format: "%.0f %%", 100 * Double(c.0) / Double(max(c.1, 1)))
-        print("| \(kind) \(duration) s | \(row["fusion"]?.count ?? 0) | \(cells.joined(separator: " | ")) | \(String(format: "%.2f", ratio)) | \(cover) |")
+        let count = row["fusion"]?.count ?? 0
+        let ratioText = String(format: "%.2f", ratio)
+        print("| \(kind) \(duration) s | \(count) | \(cells.joined(separator: " | ")) | \(ratioText) | \(cover) |")
     }
 }
 print("")
 let coverPresent = Double(result.coveredPresent) / Double(max(result.countPresent, 1))
 let coverOutage = Double(result.coveredOutage) / Double(max(result.countOutage, 1))
-let coverAll = Double(result.coveredPresent + result.coveredOutage) / Double(max(result.countPresent + result.countOutage, 1))
-print(String(format: "horizontalAccuracy covers the true error: %.1f %% with GNSS (%d fixes), %.1f %% in 60 s outages (%d), %.1f %% pooled", 100 * coverPresent, result.countPresent, 100 * coverOutage, result.countOutage, 100 * coverAll))
+let coverAll = Double(result.coveredPresent + result.coveredOutage)
+    / Double(max(result.countPresent + result.countOutage, 1))
+print(
+    String(
+        format: "horizontalAccuracy covers the true error: %.1f %% with GNSS (%d fixes), %.1f %% in 60 s outages (%d), "
+            + "%.1f %% pooled",
+        100 * coverPresent, result.countPresent, 100 * coverOutage, result.countOutage, 100 * coverAll))
 for (inertial, c) in result.presentByMode.sorted(by: { !$0.key && $1.key }) {
-    print(String(format: "  with GNSS, %@: %.1f %% of %d fixes", inertial ? "IMU aligned" : "not yet aligned (constant velocity)", 100 * Double(c.0) / Double(max(c.1, 1)), c.1))
+    let mode = inertial ? "IMU aligned" : "not yet aligned (constant velocity)"
+    print(String(format: "  with GNSS, %@: %.1f %% of %d fixes", mode, 100 * Double(c.0) / Double(max(c.1, 1)), c.1))
 }
-print(String(format: "error with GNSS present: raw GNSS p95 %.1f m, fusion p95 %.1f m; GNSS fixes rejected by the gate: %d", p95(result.gnssError), p95(result.fusedError), result.rejected))
+print(
+    String(
+        format: "error with GNSS present: raw GNSS p95 %.1f m, fusion p95 %.1f m; GNSS fixes rejected by the gate: %d",
+        p95(result.gnssError), p95(result.fusedError), result.rejected))
 print("")
 print("| track | course RMS raw GNSS, ° | fusion, ° | ratio | speed RMS raw, m/s | fusion, m/s | ratio |")
 print("|---|---|---|---|---|---|---|")
@@ -335,4 +348,9 @@ for (name, cr, cf, sr, sf) in perTrackCourse {
     print(String(format: "| %@ | %.2f | %.2f | %.1f× | %.3f | %.3f | %.1f× |", name, cr, cf, cr / cf, sr, sf, sr / sf))
 }
 print("")
-print(String(format: "cost: %.0f ns per IMU sample (propagation + the GNSS updates, %d samples); at 100 Hz %.3f %% of a core", result.nanoseconds / Double(max(result.samples, 1)), result.samples, result.nanoseconds / Double(max(result.samples, 1)) * 100 / 1e9 * 100))
+let perSample = result.nanoseconds / Double(max(result.samples, 1))
+print(
+    String(
+        format: "cost: %.0f ns per IMU sample (propagation + the GNSS updates, %d samples); "
+            + "at 100 Hz %.3f %% of a core",
+        perSample, result.samples, perSample * 100 / 1e9 * 100))
