@@ -35,6 +35,7 @@ benchmarks=(
     "geocoding    ; @ 30000 3                            ; @                                  ; ^RESULT"
     "replay       ; @ '10000 100000' 3                   ; @                                  ; ^(locationctl|gpsdecode)"
     "altitude     ; @ 3                                  ; @ 20                               ; ^(hill|staircase|building)"
+    "fusion       ; @ reporting 1                        ; @ reporting 3                      ; ^\| all|covers|^cost"
     "dbus         ; @ 1000 3                             ; @ 5000 5                           ; ^RESULT"
     "geoclue      ; @ --clients 1,8 --seconds 10             ; @ --clients 1,8,64,1000 --seconds 20 ; ^(locationd|geoclue) "
     "gpsd-protocol; @ --clients 8,64 --seconds 10 --rounds 1 ; @                                  ; ^ *[0-9]+ (locationd|gpsd|ratio)"
