@@ -218,6 +218,7 @@ extension DaemonCore {
         let key = AppKey(uid: peer.identity.uid, appID: target)
         let id = storedID(key)
         guard let store else { return reply(.failure(DaemonError(.storage, "locationd has no database"))) }
+        if let refusal = ceilingRefusal(decision: decision, peer: peer) { return reply(.failure(refusal)) }
         do {
             switch decision {
             case "reset":
@@ -295,6 +296,7 @@ extension DaemonCore {
         }
         do {
             try store.setDefaultPolicy(policy)
+            administratorPolicyChanged()
             return .ok
         } catch {
             return .failure(DaemonError(.storage, "cannot store the default policy: \(error)"))

@@ -101,6 +101,9 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    /// The administrator's default policy is `deny`: a ceiling for every user who does not administer the daemon
+    /// (`bindsToAdministrator`, decision 0092). Not in `state`: apps are made while `state` is held.
+    let administratorDenies = Atomic(false)
     /// Connections whose app is being resolved (`attach`), with the requests that wait for it.
     let attaching = Mutex<[UInt64: [@Sendable () -> Void]]>([:])
     /// The connections' writes, one queue per event loop (`LoopWriter`).
@@ -151,6 +154,9 @@ final class DaemonCore: Sendable {
             logger.error("Cannot read the services switch; services stay on", metadata: ["error": "\(error)"])
         }
         state.withLock { $0.servicesEnabled = enabled }
+        administratorDenies.store(
+            Self.readAdministratorDenies(environmentPolicy: environmentPolicy, store: store, logger: logger),
+            ordering: .sequentiallyConsistent)
     }
 
     var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
@@ -259,6 +265,10 @@ final class DaemonCore: Sendable {
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
             sourcesAreSimulated: Composition.areSimulated(sources.sources), agent: agent, logger: logger)
+        // Before anything observes the service or its engine has a client: no app ever reads the uncapped level.
+        if bindsToAdministrator(key.uid), administratorDenies.load(ordering: .sequentiallyConsistent) {
+            service.setRestrictedByAdministrator(true)
+        }
         let runtime = EngineHost(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)
