@@ -17,7 +17,9 @@ extension DaemonCore {
 
     /// Whether the administrator's policy is `deny`: the daemon's own `CORELOCATION_DEFAULT_POLICY` (set by whoever
     /// starts it, so an administrator) wins over the stored default, as it does for the headless answer.
-    static func readAdministratorDenies(environmentPolicy: DefaultPolicy?, store: AuthorizationStore?, logger: Logger) -> Bool {
+    static func readAdministratorDenies(
+        environmentPolicy: DefaultPolicy?, store: AuthorizationStore?, logger: Logger
+    ) -> Bool {
         if let environmentPolicy { return environmentPolicy == .deny }
         do {
             return try store?.defaultPolicy() == .deny

@@ -62,6 +62,10 @@ extension DaemonCore {
             peer.acknowledge(sequence)
         case .ping:
             reply(.ok)
+        case let .confirmIdentity(token):
+            peer.state.withLock { state in
+                if let expected = state.identityToken, expected == token { state.identityConfirmed = true }
+            }
         case .registerAgent:
             guard agents.register(peer) else {
                 return reply(.failure(DaemonError(.notPermitted, "another prompt agent of this user is running")))

@@ -244,7 +244,14 @@ final class DaemonCore: Sendable {
             return app
         }
         app.peers.withLock { $0[peer.id] = peer }
-        peer.state.withLock { $0.app = key }
+        // 128 bits from the system's generator (getrandom): not guessable by a process that wrote its requests
+        // before this hello was sent.
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+        peer.state.withLock {
+            $0.app = key
+            $0.identityToken = token
+        }
         logger.info(
             "Client connected",
             metadata: [
@@ -253,7 +260,7 @@ final class DaemonCore: Sendable {
             ])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
-            authorization: WireAuthorization(effectiveAuthorization(app)))
+            authorization: WireAuthorization(effectiveAuthorization(app)), token: token)
     }
 
     /// `asksAgent` false: no agent is asked for this app, the headless policy answers (a peer nobody can
