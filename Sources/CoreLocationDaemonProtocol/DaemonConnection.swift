@@ -94,7 +94,11 @@ public final class DaemonConnection: Sendable {
                             fatal: true))
                 case let .hello(server):
                     UnixSocket.setReceiveTimeout(fd, seconds: 0)
-                    return DaemonConnection(fd: fd, hello: server, decoder: decoder)
+                    let connection = DaemonConnection(fd: fd, hello: server, decoder: decoder)
+                    // Written only now, after the hello came: the proof that this process, as the daemon read it,
+                    // sends what follows (decision 0011, connect-then-exec).
+                    if let token = server.token { connection.send(.confirmIdentity(token: token)) }
+                    return connection
                 case let .error(error):
                     UnixSocket.shutdownAndClose(fd)
                     throw .refused(error)

@@ -9,11 +9,16 @@ public struct ServerHello: Hashable, Sendable {
     public var servicesEnabled: Bool
     /// The app's authorization at the time of the hello.
     public var authorization: WireAuthorization
+    /// A random value the client echoes (`confirmIdentity`) before Settings requests: made after the daemon read
+    /// the client's executable, so a request written before that read (and then an exec) cannot carry it
+    /// (decision 0011). Absent from daemons that predate it.
+    public var token: String?
 
     public init(
         version: Int = DaemonProtocol.version, app: String, uid: UInt32, pid: Int32, servicesEnabled: Bool,
-        authorization: WireAuthorization
+        authorization: WireAuthorization, token: String? = nil
     ) {
+        self.token = token
         self.version = version
         self.app = app
         self.uid = uid
@@ -45,7 +50,8 @@ extension DaemonMessage: Codable {
                     version: try c.decode(Int.self, forKey: "version"), app: try c.decode(String.self, forKey: "app"),
                     uid: try c.decode(UInt32.self, forKey: "uid"), pid: try c.decode(Int32.self, forKey: "pid"),
                     servicesEnabled: try c.decode(Bool.self, forKey: "servicesEnabled"),
-                    authorization: try c.decode(WireAuthorization.self, forKey: "authorization")))
+                    authorization: try c.decode(WireAuthorization.self, forKey: "authorization"),
+                    token: try c.decodeIfPresent(String.self, forKey: "token")))
         case "reply":
             self = .reply(id: try c.decode(UInt64.self, forKey: "id"), body: try c.decode(DaemonReply.self, forKey: "body"))
         case "event":
@@ -72,6 +78,7 @@ extension DaemonMessage: Codable {
             try c.encode(hello.pid, forKey: "pid")
             try c.encode(hello.servicesEnabled, forKey: "servicesEnabled")
             try c.encode(hello.authorization, forKey: "authorization")
+            try c.encodeIfPresent(hello.token, forKey: "token")
         case let .reply(id, body):
             try c.encode("reply", forKey: "type")
             try c.encode(id, forKey: "id")

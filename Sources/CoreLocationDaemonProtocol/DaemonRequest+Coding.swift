@@ -23,6 +23,7 @@ extension DaemonRequest: Codable {
         case "status": self = .status
         case "acknowledge": self = .acknowledge(sequence: try c.decode(UInt64.self, forKey: "sequence"))
         case "ping": self = .ping
+        case "confirmIdentity": self = .confirmIdentity(token: try c.decode(String.self, forKey: "token"))
         case "monitoredRegions": self = .monitoredRegions
         case "monitorConditions": self = .monitorConditions(name: try c.decode(String.self, forKey: "name"))
         case "registerAgent": self = .registerAgent
@@ -74,6 +75,7 @@ extension DaemonRequest: Codable {
         case let .setDefaultPolicy(policy): try c.encodeIfPresent(policy, forKey: "policy")
         case let .setServices(enabled): try c.encode(enabled, forKey: "enabled")
         case let .acknowledge(sequence): try c.encode(sequence, forKey: "sequence")
+        case let .confirmIdentity(token): try c.encode(token, forKey: "token")
         case let .monitorConditions(name), let .monitorBeaconConditions(name): try c.encode(name, forKey: "name")
         case let .answerPrompt(id, answer):
             try c.encode(id, forKey: "id")
@@ -126,6 +128,7 @@ extension DaemonRequest: Codable {
         case .beaconRegions: "beaconRegions"
         case .beaconRegionState: "beaconRegionState"
         case .monitorBeaconConditions: "monitorBeaconConditions"
+        case .confirmIdentity: "confirmIdentity"
         }
     }
 }

@@ -80,5 +80,8 @@ public enum DaemonRequest: Hashable, Sendable {
     /// `monitorBeaconRegion` (its `monitor` set); its changes are pending events of kind
     /// `monitor:NAME` carrying `beacon` and `beaconState`.
     case monitorBeaconConditions(name: String)
+    /// Echoes the hello's `token` (decision 0011, connect-then-exec): proves that what follows was written after
+    /// the daemon read the connection's executable. Settings requests count only after it. Not replied to.
+    case confirmIdentity(token: String)
 }
 

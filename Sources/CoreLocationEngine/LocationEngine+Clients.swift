@@ -156,10 +156,9 @@ extension LocationEngine {
     }
 
     /// Runs `body` on a client's state in place; nil for an unknown client. Reading a field through
-    /// `clients[id]` or `clients.values[index]` copies the whole state (their getters return it).
+    /// `clients[id]` copies the whole state (its getter returns it).
     mutating func withClient<Result>(_ id: ClientID, _ body: (inout ClientState) -> Result) -> Result? {
-        guard let index = clients.index(forKey: id) else { return nil }
-        return body(&clients.values[index])
+        clients.modify(id, body)
     }
 
     /// The pending `requestLocation`: the best fix so far is kept; one meeting the accuracy answers it.

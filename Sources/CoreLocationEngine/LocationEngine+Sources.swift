@@ -82,22 +82,16 @@ extension LocationEngine {
         selection = key
     }
 
-    /// The accuracy, metres, the active clients need: 0 means "the best there is"; nil, nobody.
+    /// The accuracy, metres, the active clients need: 0 means "the best there is"; nil, nobody. O(1) in the
+    /// clients: what each contributes is kept as it changes (`ClientTable`).
     var demandedAccuracy: Double? {
-        var demand: Double?
+        var demand = clients.leastActiveDemand
         func need(_ metres: Double) { demand = min(demand ?? .infinity, metres) }
         // Quiet monitoring asks for nothing between its looks.
         let monitoringLooks = monitoringProbe?.isProbing ?? true
-        for client in clients.values {
-            if client.isActive {
-                // The most demanding of the client's request and updates; negative or NaN means best (0).
-                need(client.isReduced ? configuration.reducedAccuracyDemand : client.demandedAccuracy)
-            }
-            guard client.authorization.allowsLocation else { continue }
-            if client.pause?.probe.isProbing == true { need(configuration.pauseProbeAccuracy) }
-            if monitoringLooks && client.significant { need(configuration.significantAccuracyDemand) }
-            if monitoringLooks && client.visits { need(configuration.visitAccuracyDemand) }
-        }
+        if clients.pauseProbingCount > 0 { need(configuration.pauseProbeAccuracy) }
+        if monitoringLooks && clients.significantCount > 0 { need(configuration.significantAccuracyDemand) }
+        if monitoringLooks && clients.visitsCount > 0 { need(configuration.visitAccuracyDemand) }
         if monitoringLooks && regionsAuthorized && regions.count > 0 { need(configuration.regionAccuracyDemand) }
         return demand
     }

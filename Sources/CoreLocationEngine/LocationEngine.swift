@@ -175,7 +175,8 @@ public struct LocationEngine: Sendable {
     public let configuration: Configuration
     var sources: [SourceID: SourceState] = [:]
     var sourceOrder: [SourceID] = []
-    var clients: [ClientID: ClientState] = [:]
+    /// The clients, with the earliest deadline and the demanded accuracy kept at each change (`ClientTable`).
+    var clients: ClientTable
     /// The keys of `clients` in `rawValue` order, the order every action for several clients follows
     /// (kept, not sorted for each fix).
     var clientOrder: [ClientID] = []
@@ -204,6 +205,9 @@ public struct LocationEngine: Sendable {
 
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        clients = ClientTable(
+            requestLocationBudget: configuration.requestLocationBudget,
+            reducedAccuracyDemand: configuration.reducedAccuracyDemand)
         pauseDetector = StationaryDetector(window: 0, radius: configuration.pauseStillRadius)
         jumpScreen = JumpScreen(parameters: configuration.jumps)
         stay = StayTracker(parameters: configuration.stays)
@@ -222,25 +226,11 @@ public struct LocationEngine: Sendable {
     /// The last barometer reading, if any barometer is reporting.
     public var latestPressure: PressureSample? { altitude.lastSample }
 
-    /// When the shell must send `.tick` next; nil when no timer is pending.
+    /// When the shell must send `.tick` next; nil when no timer is pending. O(1) in the clients: their earliest
+    /// deadline is kept as they change (`ClientTable`); region state requests are few (one per pending
+    /// `requestState`).
     public var nextDeadline: Double? {
-        var deadline: Double?
-        for client in clients.values {
-            if let start = client.pending?.startedAt {
-                deadline = min(deadline ?? .infinity, start + configuration.requestLocationBudget)
-            }
-            if let unknown = client.unknownDeadline {
-                deadline = min(deadline ?? .infinity, unknown)
-            }
-        }
-        for client in clients.values {
-            if let deferral = client.deferral, deferral.deadline.isFinite {
-                deadline = min(deadline ?? .infinity, deferral.deadline)
-            }
-        }
-        for client in clients.values {
-            if let pause = client.pause { deadline = min(deadline ?? .infinity, pause.probe.deadline) }
-        }
+        var deadline = clients.earliestDeadline
         if let probe = monitoringProbe { deadline = min(deadline ?? .infinity, probe.deadline) }
         for request in regions.stateRequests.values {
             deadline = min(deadline ?? .infinity, request.deadline)

@@ -62,6 +62,10 @@ extension DaemonCore {
             peer.acknowledge(sequence)
         case .ping:
             reply(.ok)
+        case let .confirmIdentity(token):
+            peer.state.withLock { state in
+                if let expected = state.identityToken, expected == token { state.identityConfirmed = true }
+            }
         case .registerAgent:
             guard agents.register(peer) else {
                 return reply(.failure(DaemonError(.notPermitted, "another prompt agent of this user is running")))
@@ -218,6 +222,7 @@ extension DaemonCore {
         let key = AppKey(uid: peer.identity.uid, appID: target)
         let id = storedID(key)
         guard let store else { return reply(.failure(DaemonError(.storage, "locationd has no database"))) }
+        if let refusal = ceilingRefusal(decision: decision, peer: peer) { return reply(.failure(refusal)) }
         do {
             switch decision {
             case "reset":
@@ -295,6 +300,7 @@ extension DaemonCore {
         }
         do {
             try store.setDefaultPolicy(policy)
+            administratorPolicyChanged()
             return .ok
         } catch {
             return .failure(DaemonError(.storage, "cannot store the default policy: \(error)"))

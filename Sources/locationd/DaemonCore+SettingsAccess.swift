@@ -27,8 +27,12 @@ extension DaemonCore {
     /// (found by `packaging/test-install.sh`). Such a claim is trusted only within the peer's kernel uid, the same
     /// trust as the same-uid spoofing decision 0011 accepts; a per-user daemon always reads the path.
     /// `PeerIdentity.executable` already is the kernel's path, else the checked declared one.
+    ///
+    /// And only once the connection echoed its hello's token (`confirmIdentity`): the executable is read after
+    /// `connect()`, so a process could write its requests and then exec `locationctl` before the read; the token
+    /// is made after the read, so such requests cannot carry it (decision 0011, connect-then-exec).
     func isSettingsClient(_ peer: Peer) -> Bool {
-        Self.settingsExecutables.contains(peer.identity.executable)
+        Self.settingsExecutables.contains(peer.identity.executable) && peer.state.withLock { $0.identityConfirmed }
     }
 
     /// Whether the caller administers this daemon: root, or the user the daemon runs as (a per-user daemon's

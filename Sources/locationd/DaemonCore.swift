@@ -101,6 +101,9 @@ final class DaemonCore: Sendable {
     let startedAt: Double
     let agents: AgentRegistry
     let state = Mutex(State())
+    /// The administrator's default policy is `deny`: a ceiling for every user who does not administer the daemon
+    /// (`bindsToAdministrator`, decision 0092). Not in `state`: apps are made while `state` is held.
+    let administratorDenies = Atomic(false)
     /// Connections whose app is being resolved (`attach`), with the requests that wait for it.
     let attaching = Mutex<[UInt64: [@Sendable () -> Void]]>([:])
     /// The connections' writes, one queue per event loop (`LoopWriter`).
@@ -151,6 +154,9 @@ final class DaemonCore: Sendable {
             logger.error("Cannot read the services switch; services stay on", metadata: ["error": "\(error)"])
         }
         state.withLock { $0.servicesEnabled = enabled }
+        administratorDenies.store(
+            Self.readAdministratorDenies(environmentPolicy: environmentPolicy, store: store, logger: logger),
+            ordering: .sequentiallyConsistent)
     }
 
     var servicesEnabled: Bool { state.withLock { $0.servicesEnabled } }
@@ -238,7 +244,14 @@ final class DaemonCore: Sendable {
             return app
         }
         app.peers.withLock { $0[peer.id] = peer }
-        peer.state.withLock { $0.app = key }
+        // 128 bits from the system's generator (getrandom): not guessable by a process that wrote its requests
+        // before this hello was sent.
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+        peer.state.withLock {
+            $0.app = key
+            $0.identityToken = token
+        }
         logger.info(
             "Client connected",
             metadata: [
@@ -247,7 +260,7 @@ final class DaemonCore: Sendable {
             ])
         return ServerHello(
             app: key.appID, uid: identity.uid, pid: identity.pid, servicesEnabled: servicesEnabled,
-            authorization: WireAuthorization(effectiveAuthorization(app)))
+            authorization: WireAuthorization(effectiveAuthorization(app)), token: token)
     }
 
     /// `asksAgent` false: no agent is asked for this app, the headless policy answers (a peer nobody can
@@ -259,6 +272,10 @@ final class DaemonCore: Sendable {
         let service = AuthorizationService.brokered(
             identity: identity, store: store, environmentPolicy: environmentPolicy,
             sourcesAreSimulated: Composition.areSimulated(sources.sources), agent: agent, logger: logger)
+        // Before anything observes the service or its engine has a client: no app ever reads the uncapped level.
+        if bindsToAdministrator(key.uid), administratorDenies.load(ordering: .sequentiallyConsistent) {
+            service.setRestrictedByAdministrator(true)
+        }
         let runtime = EngineHost(
             sources: sources.proxies(), scheduler: scheduler, authorization: service, configuration: configuration,
             regionStore: store.map { RegionStore(database: $0.database) }, logger: logger)

@@ -32,6 +32,10 @@ final class Peer: Sendable {
         /// whether it ever did on this connection (decision 0048).
         var holdsSession = false
         var heldSession = false
+        /// The hello's `token`, made after the executable was read; `identityConfirmed` once the client echoed it
+        /// (`confirmIdentity`). Settings requests count only after that (decision 0011, connect-then-exec).
+        var identityToken: String?
+        var identityConfirmed = false
     }
 
     let id: UInt64

@@ -45,6 +45,11 @@ import Glibc
         }
         let settings = (identity.kernelExecutable ?? identity.declaredExecutable)
             .map { DaemonCore.settingsExecutables.contains($0) } ?? false
+        // Not before the hello's token came back (decision 0011, connect-then-exec); a wrong one changes nothing.
+        #expect(!core.isSettingsClient(peer))
+        core.handle(.confirmIdentity(token: "not-the-token"), from: peer) { _ in }
+        #expect(!core.isSettingsClient(peer))
+        core.handle(.confirmIdentity(token: hello.token ?? ""), from: peer) { _ in }
         #expect(core.isSettingsClient(peer) == settings)
         close(ends[1])
         return (core, hello)

@@ -29,9 +29,14 @@ package final class AuthorizationService: Sendable {
         var nextObserver: UInt64 = 0
         /// The global Location Services switch; off reads as denied without losing the decision.
         var services = LocationServicesSwitch(isEnabled: true)
+        /// The administrator's ceiling (decision 0092): a policy the app's user did not set and cannot raise.
+        var restrictedByAdministrator = false
 
         var effective: ClientAuthorization {
-            services.apply(to: ClientAuthorization(level: level, accuracy: temporaryFullAccuracy ? .full : accuracy))
+            // `.restricted` is Apple's word for "a policy, not the user, forbids it": the decision is kept, not used.
+            let shown: AuthorizationLevel = restrictedByAdministrator ? .restricted : level
+            return services.apply(
+                to: ClientAuthorization(level: shown, accuracy: temporaryFullAccuracy ? .full : accuracy))
         }
     }
 
@@ -77,8 +82,25 @@ package final class AuthorizationService: Sendable {
         update { $0.services = services }
     }
 
-    /// Requests while Location Services are off change nothing (iOS offers to open Settings).
+    /// Whether an administrator's policy forbids this app location whatever its user decides (decision 0092).
+    package var isRestrictedByAdministrator: Bool { state.withLock { $0.restrictedByAdministrator } }
+
+    /// Sets or lifts the administrator's ceiling (locationd, for the apps of users who do not administer it);
+    /// observers hear the change. The stored decision is untouched: lifting the ceiling gives it back.
+    package func setRestrictedByAdministrator(_ restricted: Bool) {
+        update { $0.restrictedByAdministrator = restricted }
+    }
+
+    /// Requests while Location Services are off change nothing (iOS offers to open Settings); nor do they under
+    /// an administrator's ceiling: no prompt could change the outcome, so none is shown.
     private func servicesAllowRequests() -> Bool {
+        if isRestrictedByAdministrator {
+            logger.notice(
+                "An administrator's policy forbids location to this app; the authorization request is ignored.",
+                metadata: ["app": "\(identity.id)"]
+            )
+            return false
+        }
         guard !servicesEnabled else { return true }
         logger.notice(
             "Location Services are off (CORELOCATION_SERVICES=off); the authorization request is ignored.",
