@@ -10,25 +10,8 @@ import Testing
 /// hello came (queued, as before an exec) or after echoing the token.
 @Suite(.enabled(if: RawClient.isAvailable, "needs python3 (Debian package python3)"))
 struct ConnectThenExecTests {
-    static let script = #"""
-        import json, socket, struct, sys
-        path, mode, hello, request = sys.argv[1:5]
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(20)
-        s.connect(path)
-        def exactly(n):
-            data = b""
-            while len(data) < n:
-                chunk = s.recv(n - len(data))
-                if not chunk:
-                    raise EOFError
-                data += chunk
-            return data
-        def receive():
-            return exactly(struct.unpack(">I", exactly(4))[0]).decode()
-        def frame(text):
-            data = text.encode()
-            return struct.pack(">I", len(data)) + data
+    static let script = RawClient.framing + #"""
+        mode, hello, request = sys.argv[2:5]
         if mode == "queued":
             # Everything written before the daemon's hello could be read, as a process does before it execs.
             s.sendall(frame(hello) + frame(request))

@@ -8,12 +8,13 @@ struct RawClient {
     static let python = "/usr/bin/python3"
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: python) }
 
-    static let script = #"""
+    /// Python that connects to the socket named by its first argument and frames messages as the protocol does
+    /// (`exactly`, `receive`, `frame`): the start of every raw client's script.
+    static let framing = #"""
         import json, socket, struct, sys
-        path, frames = sys.argv[1], sys.argv[2:]
         s = socket.socket(socket.AF_UNIX)
         s.settimeout(20)
-        s.connect(path)
+        s.connect(sys.argv[1])
         def exactly(n):
             data = b""
             while len(data) < n:
@@ -24,14 +25,19 @@ struct RawClient {
             return data
         def receive():
             return exactly(struct.unpack(">I", exactly(4))[0]).decode()
-        def send(text):
+        def frame(text):
             data = text.encode()
-            s.sendall(struct.pack(">I", len(data)) + data)
+            return struct.pack(">I", len(data)) + data
+
+        """#
+
+    static let script = framing + #"""
+        frames = sys.argv[2:]
         try:
-            send(frames[0])
+            s.sendall(frame(frames[0]))
             print(receive(), flush=True)
-            for frame in frames[1:]:
-                send(frame)
+            for text in frames[1:]:
+                s.sendall(frame(text))
                 while True:
                     message = receive()
                     if json.loads(message).get("type") == "reply":
