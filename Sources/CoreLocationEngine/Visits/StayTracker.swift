@@ -28,6 +28,14 @@ import Foundation
 public struct StayTracker: Sendable {
     public struct Parameters: Sendable, Hashable, Codable {
         public var window = 300.0
+        /// Seconds over which a stay's own fixes must not walk, once it began; nil = `window`. The reporter looks
+        /// over a longer span than it begins on: a wander correlated over minutes moves the means of a short
+        /// window's halves as far apart as a slow walk does (decision 0064).
+        public var stayingWindow: Double?
+        /// Whether each half of the window must be covered by fixes (a quarter of the window each), not only the
+        /// whole (half of it): one fix before a silence and a walk's fixes after it cover half a window between
+        /// them, and their halves' means, one fix against a walk's mean, can lie as close as a stay's.
+        public var coverEachHalf = false
         public var walkingSpeed = 0.6
         public var minimumRadius = 50.0
         public var maximumRadius = 250.0
@@ -146,6 +154,7 @@ public struct StayTracker: Sendable {
         }
         let p = plane(fix.latitude, fix.longitude)
         let sample = Sample(time: time, x: p.x, y: p.y, accuracy: fix.horizontalAccuracy, weight: weight)
+        let stayingWindow = parameters.stayingWindow ?? parameters.window
         if var current = stay {
             if holds(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.horizontalAccuracy) {
                 away.removeAll()
@@ -155,10 +164,10 @@ public struct StayTracker: Sendable {
                 // The stay's own fixes must not walk either: a slow walk taken for a stay ends when the
                 // last window's halves' means part as a walk's do.
                 recentWindow.append(sample)
-                while recentWindow.count > 1, time - recentWindow[1].time >= parameters.window {
+                while recentWindow.count > 1, time - recentWindow[1].time >= stayingWindow {
                     recentWindow.removeFirst()
                 }
-                if walked(recentWindow) {
+                if walked(recentWindow, over: stayingWindow) {
                     stay = nil
                     candidate = recentWindow
                     recentWindow.removeAll()
@@ -189,8 +198,8 @@ public struct StayTracker: Sendable {
 
     /// Whether a full window's older half's mean lies more than `walkingSpeed × window / 2` from its newer
     /// half's: the fixes walk.
-    private func walked(_ samples: [Sample]) -> Bool {
-        guard let first = samples.first, let last = samples.last, last.time - first.time >= parameters.window
+    private func walked(_ samples: [Sample], over window: Double) -> Bool {
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= window
         else { return false }
         var older = Sums()
         var newer = Sums()
@@ -200,19 +209,27 @@ public struct StayTracker: Sendable {
         }
         let (a, b) = (older.mean, newer.mean)
         return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-            > parameters.walkingSpeed * parameters.window / 2
+            > parameters.walkingSpeed * window / 2
     }
 
     /// The window is full, compact and its mean did not walk: the time the stay began.
     private func dwelling() -> Double? {
         guard let first = candidate.first, let last = candidate.last, last.time - first.time >= parameters.window,
-            !walked(candidate)
+            !walked(candidate, over: parameters.window)
         else { return nil }
         var all = Sums()
         for s in candidate.dropFirst() { all.add(s) }
         // Fixes must cover half the window (each standing for at most 30 s): a receiver silent for minutes
         // says nothing of where its user went meanwhile.
         guard all.weight >= parameters.window / 2 else { return nil }
+        if parameters.coverEachHalf {
+            let middle = (first.time + last.time) / 2
+            var older = Sums()
+            for s in candidate.dropFirst() where s.time < middle { older.add(s) }
+            guard older.weight >= parameters.window / 4, all.weight - older.weight >= parameters.window / 4 else {
+                return nil
+            }
+        }
         let m = all.mean
         let compact = candidate.allSatisfy {
             (($0.x - m.x) * ($0.x - m.x) + ($0.y - m.y) * ($0.y - m.y)).squareRoot() <= parameters.maximumRadius

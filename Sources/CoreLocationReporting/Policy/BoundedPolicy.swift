@@ -39,6 +39,12 @@ import Foundation
 ///   a dawdle that strays as far (decision 0046 measured one that waited for 0.5 m/s away from the
 ///   centre: quieter, but the bound broken on 9 more moving fixes of the real tracks).
 ///
+/// A fifth way to settle, and to leave, is for stays whose fixes wander 20–150 m around a building (decision
+/// 0064, `Parameters.stays`): the engine's `StayTracker` says staying and the stay's fixes spread wider than
+/// `wanderSpread`; such a stay (also one the other rules settled, once it spreads twice as wide and does not drift)
+/// is left only when the tracker ends it, and its walk out is traced from when the walk, extrapolated back, left
+/// the place (`walkOutStart`) — decided after the departure, so the stay stays silent and ε holds on the walk.
+///
 /// Then the *departure* report is the earliest recent fix from which a single
 /// segment to the current fix keeps every fix between within ε (a backward opening window: about
 /// when the user started to move), with its own time, and the fixes since (the walk out) feed the
@@ -78,6 +84,28 @@ public struct BoundedPolicy: Sendable {
         /// before a stay) to a car rolling into a car park.
         public var silenceSpeed = 5.0
         public var screen = FixScreen()
+        /// Stays whose fixes wander (decision 0064, its reporter section): the engine's `StayTracker`, with the
+        /// reporter's own windows and envelope (tuned on the tuning half, decision 0064's third section). The
+        /// reporter owes no exit within seconds (a departure noticed late costs only the walk out's retrace, decided
+        /// after it and traced back to when the walk began), so a fix belongs to the stay within 100–200 m of its
+        /// centre (3 spreads; 100 m is the engine's region radius, the other rules' leaving distance), staying ends
+        /// after 30 s outside or when the stay's fixes walk over 10 min (a wander
+        /// correlated over minutes moves a shorter window's halves apart as a slow walk does), and a stay begins
+        /// over 150 s (its arrival must come within the stay's first 5 minutes, after the walk in has left the
+        /// window's older half); nil = off (the rules of decisions 0046–0057 alone).
+        public var stays: StayTracker.Parameters? = {
+            var stays = StayTracker.Parameters()
+            stays.window = 150
+            stays.stayingWindow = 600
+            stays.minimumRadius = 100
+            stays.maximumEnvelope = 200
+            stays.departure = 30
+            stays.coverEachHalf = true
+            return stays
+        }()
+        /// Metres (RMS): a stay the tracker holds whose fixes spread wider than this is settled by the tracker and
+        /// left only when it ends; a tighter one is the other rules' (decision 0046's dwell radius, halved).
+        public var wanderSpread = 15.0
 
         public init() {}
     }
@@ -92,6 +120,15 @@ public struct BoundedPolicy: Sendable {
     private var simplifier: OnlineSimplifier
     private var stationary: StationaryDetector
     private var visits = VisitDetector()
+    /// Stays whose fixes wander (decision 0064): settles the user, and tells a stay's noise from leaving.
+    private var stays: StayTracker?
+    /// Whether the current settle is a stay the tracker holds: left only when the tracker ends it.
+    private var tracked = false
+    /// While tracked: the spread (RMS, m) of the stay, and the time of the first fix of the current run outside it.
+    private var wander = 0.0
+    private var outsideSince: Double?
+    /// When the user last left a place: the tracker's stays that began before it are not arrivals.
+    private var leftAt = -Double.infinity
     private let stillFor: Double
     private var movingSince: Double?
     private var newest: ReportPoint?
@@ -116,6 +153,7 @@ public struct BoundedPolicy: Sendable {
         screen = parameters.screen
         simplifier = OnlineSimplifier(epsilon: parameters.epsilon)
         stationary = StationaryDetector(window: 0, radius: parameters.stillRadius)
+        stays = parameters.stays.map { StayTracker(parameters: $0) }
         stillFor = AutoPausePolicy.forActivity(parameters.activityType).stillFor
     }
 
@@ -133,6 +171,7 @@ public struct BoundedPolicy: Sendable {
         (previousGood, lastGood) = (lastGood, point)
         let now = point.time
         stationary.observe(fix, at: now)
+        stays?.observe(fix)
         let events = visits.observe(fix)
         if movingSince == nil { movingSince = now }
         switch phase {
@@ -168,8 +207,19 @@ public struct BoundedPolicy: Sendable {
 
     /// At the end of input: uploads the simplifier's last fix while moving. Settled for less than the
     /// visits detector's minimum stay, the fixes since the arrival are traced as movement, as at a
-    /// departure from a stay that was not still: a pause the silence rule settled may end the input.
+    /// departure from a stay that was not still: a pause the silence rule settled may end the input. In a stay the
+    /// tracker holds, a walk out already under way (fixes outside the envelope, or the last fixes fitting a walk at
+    /// the tracker's walking speed) is a departure, traced as any other.
     public mutating func finish() -> [ReportDecision] {
+        var out: [ReportDecision] = []
+        // A stay the tracker holds whose last fixes lay outside it: the walk out had begun (its fixes are owed ε
+        // as at any departure), the input ended before the tracker could say so.
+        if phase == .settled, tracked, let last = recent.last,
+            outsideSince != nil || walkOutFit(last, centre: centre).map({ $0.speed >= walkingSpeed }) == true
+        {
+            recent.removeLast()
+            out = whileSettled(last, departed: false, ending: true)
+        }
         if phase == .settled, let place, let centre, let last = recent.last,
             last.time - settledSince < visits.parameters.minimumStay,
             SynchronizedDistance.distance(place, last) > parameters.epsilon
@@ -178,8 +228,8 @@ public struct BoundedPolicy: Sendable {
             out.append(decision(.track, last, at: last, "end of input, settled briefly"))
             return out
         }
-        guard phase == .moving, let last = simplifier.flush() else { return [] }
-        return [decision(.track, last, at: last, "end of input")]
+        guard phase == .moving, let last = simplifier.flush() else { return out }
+        return out + [decision(.track, last, at: last, "end of input")]
     }
 
     private mutating func whileMoving(_ point: ReportPoint, arrival: Visit?) -> [ReportDecision] {
@@ -190,13 +240,15 @@ public struct BoundedPolicy: Sendable {
         dwell.append(point)
         while dwell.count > 1, point.time - dwell[1].time >= parameters.dwellTime { dwell.removeFirst() }
         let dwelt = !still && dwelling(point)
-        if still || dwelt || arrival != nil {
+        let wandering = still || dwelt || arrival != nil ? nil : wanderingStay
+        if still || dwelt || arrival != nil || wandering != nil {
             out.removeAll { $0.point == point }
             let why = still
                 ? "settled: still for \(Int(stillFor)) s"
                 : dwelt
                     ? "settled: within \(Int(parameters.dwellRadius)) m for \(Int(parameters.dwellTime)) s"
-                    : "settled: arrival visit"
+                    : wandering.map { "settled: staying, fixes wandering \(Int($0.spread.rounded())) m (RMS)" }
+                        ?? "settled: arrival visit"
             out.append(decision(.arrival, point, at: point, why))
             // The centre starts from the evidence that settled the user, weighted by the time it spans:
             // the dwell window's mean, the visit's centre, or this fix (a stillness settle's fixes all
@@ -204,6 +256,12 @@ public struct BoundedPolicy: Sendable {
             if dwelt, let mean = StayCentre(dwell) {
                 settle(at: point, since: point.time - parameters.dwellTime, centre: StayCentre(
                     latitude: mean.latitude, longitude: mean.longitude, time: point.time, weight: parameters.dwellTime))
+            } else if let wandering {
+                settle(at: point, since: wandering.since, centre: StayCentre(
+                    latitude: wandering.latitude, longitude: wandering.longitude, time: point.time,
+                    weight: point.time - wandering.since))
+                tracked = true
+                wander = wandering.spread
             } else if !still, let arrival {
                 let since = arrival.arrival?.timeIntervalSince1970 ?? point.time - visits.parameters.minimumStay
                 settle(at: point, since: since, centre: StayCentre(
@@ -233,18 +291,54 @@ public struct BoundedPolicy: Sendable {
         self.centre = centre
         recent.removeAll()
         dwell.removeAll()
+        tracked = false
+        outsideSince = nil
     }
 
-    private mutating func whileSettled(_ point: ReportPoint, departed: Bool) -> [ReportDecision] {
+    /// A stay the tracker holds, begun since the user last left a place, whose fixes wander wider than
+    /// `wanderSpread` and of which the newest fix is part: where it is, since when, and its spread.
+    private var wanderingStay: (latitude: Double, longitude: Double, since: Double, spread: Double)? {
+        guard let stays, stays.isSettled, let since = stays.since?.timeIntervalSince1970, since >= leftAt,
+            let spread = stays.spread, spread > parameters.wanderSpread, let centre = stays.centre
+        else { return nil }
+        return (centre.latitude, centre.longitude, since, spread)
+    }
+
+    private mutating func whileSettled(_ point: ReportPoint, departed: Bool, ending: Bool = false) -> [ReportDecision] {
         guard let place, var centre else { return [] }
         let distance = SynchronizedDistance.distance(place, point)
         let fromCentre = centre.distance(to: point)
-        var left = departed
-            || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy)
+        // A settle by the other rules that turns out to be a stay whose fixes wander is the tracker's from then on:
+        // wider than twice `wanderSpread`, as a tight stay's spread grows by a few metres when it takes in the first
+        // fixes of a walk out (still within its envelope), and that walk must leave by the other rules, at once.
+        if !tracked, let stay = wanderingStay, stay.spread > 2 * parameters.wanderSpread, !drifted(recent + [point]),
+            SynchronizedDistance.distance(
+                latitude1: stay.latitude, longitude1: stay.longitude, latitude2: centre.latitude,
+                longitude2: centre.longitude) <= parameters.regionRadius
+        {
+            tracked = true
+        }
+        if tracked, let stays {
+            if stays.isSettled { outsideSince = nil } else if stays.isStaying { outsideSince = outsideSince ?? point.time }
+            if let spread = stays.spread { wander = spread }
+        }
+        // A stay the tracker holds is left when the tracker ends it (decision 0064): a wander of 150 m around a
+        // building is its noise, not leaving; the fixed radius below is not.
+        var left: Bool
+        if ending {
+            left = true
+        } else if tracked {
+            left = !(stays?.isStaying ?? false)
+        } else {
+            left = departed
+                || fromCentre - point.horizontalAccuracy > max(parameters.regionRadius, 2 * point.horizontalAccuracy)
+        }
         if let freshness = parameters.freshness, distance > min(freshness, parameters.regionRadius) { left = true }
         if left {
+            let walkOutFrom = tracked ? walkOutStart(point, centre: centre) : nil
             phase = .moving
             movingSince = point.time
+            leftAt = point.time
             dwell = [point]
             // The departure: the earliest recent fix from which one segment to this fix keeps every fix
             // between within ε (a backward opening window), i.e. about when the user started to move.
@@ -277,7 +371,7 @@ public struct BoundedPolicy: Sendable {
             let stay = Array(recent[..<min(start, recent.count)])
             recent.removeAll()
             var out: [ReportDecision] = []
-            out += retrace(stay, from: place, to: departure, centre: centre, at: point)
+            out += retrace(stay, from: place, to: departure, centre: centre, at: point, walkOutFrom: walkOutFrom)
             let metres = "\(Int(fromCentre.rounded())) m from the place's centre"
             let why = departed ? "departure visit, \(metres)" : "left: \(metres)"
             out.append(decision(.departure, departure, at: point, why))
@@ -324,7 +418,7 @@ public struct BoundedPolicy: Sendable {
     /// before the departure's window, is kept within ε.
     private mutating func retrace(
         _ stay: [ReportPoint], from place: ReportPoint, to departure: ReportPoint, centre: StayCentre,
-        at now: ReportPoint
+        at now: ReportPoint, walkOutFrom: Double? = nil
     ) -> [ReportDecision] {
         let epsilon = parameters.epsilon
         guard stay.contains(where: { SynchronizedDistance.sed(of: $0, from: place, to: departure) > epsilon }) else {
@@ -336,7 +430,14 @@ public struct BoundedPolicy: Sendable {
         var fixes = stay
         var start = place
         var why = "the stay was not still"
-        if compact, departure.time - settledSince >= visits.parameters.minimumStay {
+        if let walkOutFrom, !drifted(stay.filter { $0.time <= walkOutFrom }) {
+            // A stay the tracker held: its scatter, however wide, is the receiver's wander; its walk out is traced
+            // from the last fix before the time the walk, extrapolated back, left the place.
+            let last = stay.lastIndex { $0.time <= walkOutFrom } ?? 0
+            fixes = Array(stay[(last + 1)...])
+            start = stay[last]
+            why = "the walk out from a wandering stay"
+        } else if compact, departure.time - settledSince >= visits.parameters.minimumStay {
             let explained = max(epsilon / 2, scatter)
             guard var last = stay.lastIndex(where: { centre.distance(to: $0) <= explained }) else { return [] }
             // A walk out that began within the scatter: back from the last fix at the place while one
@@ -358,6 +459,71 @@ public struct BoundedPolicy: Sendable {
             out += simplifier.add(fix).filter { $0 != departure }.map { decision(.track, $0, at: now, why) }
         }
         return out
+    }
+
+    /// Whether the fixes of a stay the tracker held drift: the mean of their newer half lies farther from their
+    /// older half's than half the tracker's walking speed (0.3 m/s) would carry the user between the halves'
+    /// middles. A wander comes back and a slow walk does not (decision 0064's test, over the whole stay): a hiker
+    /// at 0.4 m/s with a fix every 10 m looks like a stay over a few minutes, not over the whole of it.
+    private func drifted(_ fixes: [ReportPoint]) -> Bool {
+        guard let first = fixes.first, let last = fixes.last, last.time > first.time else { return false }
+        let middle = (first.time + last.time) / 2
+        guard let older = StayCentre(fixes.filter { $0.time < middle }),
+            let newer = StayCentre(fixes.filter { $0.time >= middle })
+        else { return false }
+        let apart = SynchronizedDistance.distance(
+            latitude1: older.latitude, longitude1: older.longitude, latitude2: newer.latitude,
+            longitude2: newer.longitude)
+        return apart > walkingSpeed / 2 * (last.time - first.time) / 2
+    }
+
+    /// The stay tracker's walking speed (m/s): a stay's fixes that move faster walk.
+    private var walkingSpeed: Double { parameters.stays?.walkingSpeed ?? 0.6 }
+
+    /// When the walk out of a stay the tracker held began, at the latest (decision 0064): the walk's fixes
+    /// (`walkOutFit`) fitted by a line in time, put back to the place, less the time the walk takes to cross one
+    /// spread (the wander the place's fixes had then: the walk's first fixes carry it too). A walk slower than
+    /// 0.3 m/s, or too few fixes to fit, falls back to the last fix within one spread of the centre.
+    private func walkOutStart(_ point: ReportPoint, centre: StayCentre) -> Double? {
+        let fallback = recent.last { centre.distance(to: $0) <= max(wander, parameters.epsilon) }?.time
+        guard let fit = walkOutFit(point, centre: centre), fit.speed >= 0.3 else {
+            return fallback ?? recent.first?.time
+        }
+        return fit.start - wander / fit.speed
+    }
+
+    /// The walk out's line: the fixes since the first of the run outside the stay's envelope (at least the tracker's
+    /// 30 s of walk; ended by its walking test instead, the newer half of its staying window), fitted by least
+    /// squares; its speed, and when it was at the place at the latest.
+    private func walkOutFit(_ point: ReportPoint, centre: StayCentre?) -> (start: Double, speed: Double)? {
+        guard let centre else { return nil }
+        // Ended by the run outside: that run is the walk; ended by the walking test: the window's newer half.
+        let since = outsideSince ?? point.time - (parameters.stays.map { $0.stayingWindow ?? $0.window } ?? 0) / 2
+        let walk = recent.filter { $0.time >= since } + [point]
+        guard walk.count >= 3 else { return nil }
+        let scale = SynchronizedDistance.earthRadius * .pi / 180
+        let cosine = cos(centre.latitude * .pi / 180)
+        let samples = walk.map { fix -> (t: Double, x: Double, y: Double) in
+            var dLon = fix.longitude - centre.longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            return (fix.time, dLon * cosine * scale, (fix.latitude - centre.latitude) * scale)
+        }
+        let n = Double(samples.count)
+        let tMean = samples.reduce(0) { $0 + $1.t } / n
+        let xMean = samples.reduce(0) { $0 + $1.x } / n
+        let yMean = samples.reduce(0) { $0 + $1.y } / n
+        let stt = samples.reduce(0) { $0 + ($1.t - tMean) * ($1.t - tMean) }
+        guard stt > 0 else { return nil }
+        let vx = samples.reduce(0) { $0 + ($1.t - tMean) * ($1.x - xMean) } / stt
+        let vy = samples.reduce(0) { $0 + ($1.t - tMean) * ($1.y - yMean) } / stt
+        let speed = (vx * vx + vy * vy).squareRoot()
+        guard speed > 0 else { return nil }
+        // Where the line passes nearest the centre, or, if earlier, the first fix less the time its distance
+        // from the centre took at that speed (a walk out that did not head straight away).
+        let nearest = tMean - (xMean * vx + yMean * vy) / (speed * speed)
+        let first = samples[0]
+        let radial = first.t - (first.x * first.x + first.y * first.y).squareRoot() / speed
+        return (min(nearest, radial), speed)
     }
 
     /// Fixes kept while settled to place the departure (10 min at 1 Hz).

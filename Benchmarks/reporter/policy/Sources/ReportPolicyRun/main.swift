@@ -16,6 +16,21 @@ guard arguments.count >= 5, let epsilon = Double(arguments[2]) else {
 var parameters = BoundedPolicy.Parameters()
 parameters.epsilon = epsilon
 parameters.freshness = arguments[3] == "off" ? nil : Double(arguments[3])
+// WANDER=off: without decision 0064's stays whose fixes wander (the policy of decisions 0046–0057).
+if ProcessInfo.processInfo.environment["WANDER"] == "off" { parameters.stays = nil }
+// Tuning knobs (tuning half only): the stay tracker's parameters for the reporter.
+func knob(_ name: String) -> Double? { ProcessInfo.processInfo.environment[name].flatMap(Double.init) }
+if var stays = parameters.stays {
+    if let v = knob("SWINDOW") { stays.window = v }
+    if let v = knob("SWALK") { stays.walkingSpeed = v }
+    if let v = knob("SSTAYW") { stays.stayingWindow = v }
+    if let v = knob("SMIN") { stays.minimumRadius = v }
+    if let v = knob("SENV") { stays.maximumEnvelope = v }
+    if let v = knob("SDEP") { stays.departure = v }
+    if let v = knob("SFACTOR") { stays.spreadFactor = v }
+    parameters.stays = stays
+}
+if let v = knob("WSPREAD") { parameters.wanderSpread = v }
 let out = URL(fileURLWithPath: arguments[1])
 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
 let pattern = /<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)">(?:(?!<\/trkpt>)[\s\S])*?<time>([^<]+)<\/time>/
