@@ -100,12 +100,12 @@ public final class IIOInertialSource: InertialSource {
     }
 
     /// The nominal rate, Hz: the devices' sampling frequency once a run has set it (buffered), the polling rate
-    /// (polled: `requestedRate`, capped at the devices' sampling frequency), else `requestedRate`.
+    /// (polled: `requestedRate`, capped at the devices' sampling frequency); before a run, `plannedRate`.
     public var sampleRate: Double {
-        let deviceRate = run.withLock { $0.reader.deviceRate }
+        guard let deviceRate = run.withLock({ $0.reader.deviceRate }) else { return plannedRate }
         switch mode {
-        case .buffered: return deviceRate ?? requestedRate
-        case .polled: return min(requestedRate, deviceRate ?? requestedRate)
+        case .buffered: return deviceRate
+        case .polled: return min(requestedRate, deviceRate)
         }
     }
 

@@ -2,6 +2,10 @@ import CoreLocationEngine
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import CoreLocationSources
 
 /// Fake sysfs trees in three drivers' layouts (and a polled-only device), with buffer bytes written by hand and the
@@ -54,6 +58,7 @@ struct IIOInertialSourceTests {
         let scheduler = ManualScheduler()
         let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         #expect(source.mode == .buffered && source.name == "iio:device0 (bmi160)")
+        #expect(source.sampleRate == 100 && source.plannedRate == 100)  // 100 is in the available list
         // Discovery reads, never writes: the buffer is off, the frequency untouched.
         #expect(fake.read(0, "buffer/enable") == "0" && fake.read(0, "in_accel_sampling_frequency") == "25")
         let recorder = InertialRecorder()
@@ -155,6 +160,31 @@ struct IIOInertialSourceTests {
         try dev.append(0, Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16001), at: Self.t0 + 2_000 * Self.ms))
         scheduler.advance(by: 0.05)
         #expect(recorder.samples.count == 2 && recorder.failures.count == 2)
+        source.stop()
+    }
+
+    /// A FIFO stands in for the node as well as a regular file: the reader takes what the writer has written and
+    /// finds nothing (EAGAIN) in between.
+    @Test func fifoNodeIsReadAsTheKernelsWould() throws {
+        let (fake, dev) = try Self.bmi160()
+        try FileManager.default.removeItem(atPath: dev.node(0))
+        #expect(mkfifo(dev.node(0), 0o600) == 0)
+        let scheduler = ManualScheduler()
+        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let recorder = InertialRecorder()
+        source.start(recorder.handler)
+        scheduler.runDue()
+        let writer = open(dev.node(0), O_WRONLY | O_NONBLOCK)
+        #expect(writer >= 0)
+        defer { _ = Glibc.close(writer) }
+        let scans = Self.bmi160Scan(gyro: (5, 6, 7), accel: (1, 2, 16384), at: Self.t0)
+            + Self.bmi160Scan(gyro: (5, 6, 8), accel: (1, 2, 16383), at: Self.t0 + 10 * Self.ms)
+        #expect(scans.withUnsafeBytes { Glibc.write(writer, $0.baseAddress, $0.count) } == 48)
+        scheduler.advance(by: 0.05)
+        #expect(recorder.samples.count == 2 && recorder.failures.isEmpty)
+        scheduler.advance(by: 0.05)  // nothing written: no samples, no failure
+        #expect(recorder.samples.count == 2 && recorder.failures.isEmpty)
+        #expect(Self.close(recorder.samples[1].rotationRateZ, 8 * 0.001065))
         source.stop()
     }
 
