@@ -62,8 +62,13 @@ struct IIOInertialReader: Sendable {
         }
         do {
             if opened == nil { try open() }
+            let dropped = pairing.dropped
             let pairs = try mode == .buffered ? readBuffers(now: now) : readPolled(now: now)
-            return checked(pairs)
+            var events = checked(pairs)
+            if pairing.dropped > dropped {
+                events.append(.unavailable(reason: "\(sensors.accelerometer.deviceName) delivers no scans"))
+            }
+            return events
         } catch {
             close()
             return [.unavailable(reason: error.message)]

@@ -100,7 +100,8 @@ struct InertialReading: Sendable, Hashable {
 /// timestamps) into 6-axis samples (decision 0096): one sample per gyroscope scan, at its time, with the
 /// acceleration interpolated linearly between the accelerometer scans before and after it (the gyro's times because
 /// the filter integrates the rate: its timing matters most). A gyro scan later than the newest accelerometer scan
-/// waits for the next one (at most `maxWaiting`, then the oldest is dropped); one earlier than the first
+/// waits for the next one (at most `maxWaiting`, then the oldest is dropped and counted in `dropped`: the
+/// accelerometer has stopped); one earlier than the first
 /// accelerometer scan is dropped. The raw values of a joined sample are the gyro's with the accelerometer scan
 /// before it, so a frozen accelerometer and a frozen gyro are both seen as frozen.
 struct InertialPairing: Sendable, Hashable {
@@ -108,11 +109,16 @@ struct InertialPairing: Sendable, Hashable {
     private var previous: InertialReading?
     private var latest: InertialReading?
     private var waiting: [InertialReading] = []
+    /// Gyro scans dropped for want of an accelerometer scan after them.
+    private(set) var dropped = 0
 
     /// Samples made ready by new accelerometer and gyro readings (each in time order).
     mutating func add(accelerations: [InertialReading], rates: [InertialReading]) -> [(InertialReading, InertialReading)] {
         waiting += rates
-        if waiting.count > Self.maxWaiting { waiting.removeFirst(waiting.count - Self.maxWaiting) }
+        if waiting.count > Self.maxWaiting {
+            dropped += waiting.count - Self.maxWaiting
+            waiting.removeFirst(waiting.count - Self.maxWaiting)
+        }
         var joined: [(InertialReading, InertialReading)] = []
         var accelerations = accelerations[...]
         while true {

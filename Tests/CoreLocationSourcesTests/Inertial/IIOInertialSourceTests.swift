@@ -248,6 +248,23 @@ struct IIOInertialSourceTests {
         #expect(fake.read(1, "buffer/enable") == "0" && fake.read(2, "buffer/enable") == "0")
     }
 
+    /// The accelerometer stops while the gyroscope goes on: its scans wait (256 at most), then it is reported.
+    @Test func silentAccelerometerOfAPairIsReported() throws {
+        let (fake, dev) = try Self.lsm6dsx()
+        let scheduler = ManualScheduler()
+        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let recorder = InertialRecorder()
+        source.start(recorder.handler)
+        try dev.append(1, Self.lsmScan((1, 0, 16384), at: Self.t0))
+        try dev.append(2, (1...256).flatMap { Self.lsmScan(($0, 0, 0), at: Self.t0 + Int64($0) * 10 * Self.ms) })
+        scheduler.advance(by: 0.05)
+        #expect(recorder.samples.isEmpty && recorder.failures.isEmpty)
+        try dev.append(2, Self.lsmScan((257, 0, 0), at: Self.t0 + 2_570 * Self.ms))
+        scheduler.advance(by: 0.05)
+        #expect(recorder.samples.isEmpty && recorder.failures == ["iio:device1 delivers no scans"])
+        source.stop()
+    }
+
     /// Pairing by name needs the suffix; an accelerometer without a gyroscope is no IMU.
     @Test func accelerometerAloneIsNoUnit() throws {
         let fake = try FakeSysfs()
