@@ -26,7 +26,8 @@ struct InertialSourceRow: Encodable {
         else { return nil }
         var note: String?
         if case .polled(let reason) = source.mode { note = reason }
-        return InertialSourceRow(devices: source.name, mode: source.mode.description, rate: source.plannedRate, note: note)
+        return InertialSourceRow(
+            devices: source.name, mode: source.mode.description, rate: source.plannedRate, note: note)
     }
 }
 

@@ -25,7 +25,8 @@ import Testing
         }
         for (name, value) in files {
             let url = device.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((value + "\n").utf8).write(to: url)
         }
         let dev = sandbox.directory.appendingPathComponent("dev")
@@ -40,7 +41,8 @@ import Testing
         let environment = ["CORELOCATION_SYSFS_ROOT": root + "/sys", "CORELOCATION_DEV_ROOT": root + "/dev"]
         let run = try await sandbox.locationctl("sources", "--source", "nmea:/nonexistent.nmea", extra: environment)
         #expect(run.stdout.contains("inertial: iio:device0 (mpu6050) — buffered, 100 Hz"), "\(run)")
-        let enable = try String(contentsOfFile: root + "/sys/bus/iio/devices/iio:device0/buffer/enable", encoding: .utf8)
+        let enable = try String(
+            contentsOfFile: root + "/sys/bus/iio/devices/iio:device0/buffer/enable", encoding: .utf8)
         #expect(enable == "0\n")  // listed, not powered
 
         let json = try await sandbox.locationctl(
@@ -53,7 +55,8 @@ import Testing
         let polled = try await sandbox.locationctl(
             "sources", "--source", "nmea:/nonexistent.nmea",
             extra: ["CORELOCATION_SYSFS_ROOT": polledRoot + "/sys", "CORELOCATION_DEV_ROOT": polledRoot + "/dev"])
-        #expect(polled.stdout.contains("inertial: iio:device0 (mpu6050) — polled, 100 Hz (iio:device0 has no buffer"),
+        #expect(
+            polled.stdout.contains("inertial: iio:device0 (mpu6050) — polled, 100 Hz (iio:device0 has no buffer"),
             "\(polled)")
     }
 }

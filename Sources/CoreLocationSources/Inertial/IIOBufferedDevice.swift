@@ -61,14 +61,16 @@ struct IIOBufferedDevice: Sendable {
     /// The trigger to use: the current one when set, else the one the driver registered for this device (named
     /// `<name>-dev<N>` by `iio_trigger_alloc`'s convention), else nil.
     static func trigger(for device: IIODevice, sysfsRoot: String) -> String? {
-        let current = (try? String(contentsOfFile: device.path + "/trigger/current_trigger", encoding: .utf8))?
+        let current =
+            (try? String(contentsOfFile: device.path + "/trigger/current_trigger", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if !current.isEmpty { return current }
         let number = device.deviceName.dropFirst("iio:device".count)
         let directory = sysfsRoot + "/bus/iio/devices"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for entry in entries.filter({ $0.hasPrefix("trigger") }).sorted() {
-            let name = (try? String(contentsOfFile: "\(directory)/\(entry)/name", encoding: .utf8))?
+            let name =
+                (try? String(contentsOfFile: "\(directory)/\(entry)/name", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             if name.hasSuffix("-dev\(number)") { return name }
         }

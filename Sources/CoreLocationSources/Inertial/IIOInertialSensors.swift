@@ -1,5 +1,5 @@
-import Foundation
 import CoreLocationEngine
+import Foundation
 
 /// An IIO accelerometer and gyroscope that make one inertial measurement unit: one device with both channel types
 /// (bmi160, bmi270, inv_mpu6050 and the ICM-20948 it drives), or two devices of one chip (st_lsm6dsx registers

@@ -165,18 +165,22 @@ public final class IIOInertialSource: InertialSource {
 
     private func tick(_ generation: Int, at deadline: Double) {
         let now = scheduler.now
-        guard let polled = run.ifCurrent(generation, { run -> ([InertialSourceEvent], String?) in
-            let events = run.reader.poll(now: now)
-            // Logged once per problem, not on every poll.
-            var problem: String?
-            for case .unavailable(let reason) in events { problem = reason }
-            let hasSamples = events.contains { if case .samples = $0 { true } else { false } }
-            defer { run.lastProblem = problem ?? (hasSamples ? nil : run.lastProblem) }
-            return (events, problem != run.lastProblem ? problem : nil)
-        }) else { return }
-        let (events, newProblem) = polled
-        if let newProblem { logger.warning("Inertial sensors unusable", metadata: ["problem": "\(newProblem)"]) }
-        guard run.emit(events, generation) else { return }
+        guard let polled = run.ifCurrent(generation, { Self.poll(&$0.extra, now: now) }) else { return }
+        if let problem = polled.newProblem {
+            logger.warning("Inertial sensors unusable", metadata: ["problem": "\(problem)"])
+        }
+        guard run.emit(polled.events, generation) else { return }
         schedule(generation, at: max(deadline + interval(), now))
+    }
+
+    /// One poll of the run's reader; `newProblem` is the last problem it reports when that differs from the one
+    /// reported before (logged once per problem, not on every poll).
+    private static func poll(_ loop: inout Loop, now: Double) -> (events: [InertialSourceEvent], newProblem: String?) {
+        let events = loop.reader.poll(now: now)
+        var problem: String?
+        for case .unavailable(let reason) in events { problem = reason }
+        let hasSamples = events.contains { if case .samples = $0 { true } else { false } }
+        defer { loop.lastProblem = problem ?? (hasSamples ? nil : loop.lastProblem) }
+        return (events, problem != loop.lastProblem ? problem : nil)
     }
 }

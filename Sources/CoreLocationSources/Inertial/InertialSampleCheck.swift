@@ -113,7 +113,9 @@ struct InertialPairing: Sendable, Hashable {
     private(set) var dropped = 0
 
     /// Samples made ready by new accelerometer and gyro readings (each in time order).
-    mutating func add(accelerations: [InertialReading], rates: [InertialReading]) -> [(InertialReading, InertialReading)] {
+    mutating func add(accelerations: [InertialReading], rates: [InertialReading]) -> [(
+        InertialReading, InertialReading
+    )] {
         waiting += rates
         if waiting.count > Self.maxWaiting {
             dropped += waiting.count - Self.maxWaiting

@@ -2,11 +2,11 @@ import CoreLocationEngine
 import Foundation
 import Testing
 
+@testable import CoreLocationSources
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import CoreLocationSources
 
 /// Fake sysfs trees in three drivers' layouts (and a polled-only device), with buffer bytes written by hand and the
 /// expected samples worked out on paper: value = (raw + offset) × scale, then the mounting matrix.
@@ -56,7 +56,8 @@ struct IIOInertialSourceTests {
     @Test func bmi160BufferIsDecodedScaledAndStampedOnTheSchedulersTimeline() throws {
         let (fake, dev) = try Self.bmi160()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         #expect(source.mode == .buffered && source.name == "iio:device0 (bmi160)")
         #expect(source.sampleRate == 100 && source.plannedRate == 100)  // 100 is in the available list
         // Discovery reads, never writes: the buffer is off, the frequency untouched.
@@ -68,12 +69,14 @@ struct IIOInertialSourceTests {
         #expect(fake.read(0, "trigger/current_trigger") == "bmi160-dev0")
         #expect(fake.read(0, "in_accel_sampling_frequency") == "100" && source.sampleRate == 100)
         #expect(fake.read(0, "buffer/length") == "200")  // 2 s at 100 Hz
-        #expect(fake.read(0, "scan_elements/in_accel_x_en") == "1" && fake.read(0, "scan_elements/in_timestamp_en") == "1")
+        #expect(
+            fake.read(0, "scan_elements/in_accel_x_en") == "1" && fake.read(0, "scan_elements/in_timestamp_en") == "1")
         #expect(fake.read(0, "scan_elements/in_temp_en") == "0")
         #expect(fake.read(0, "current_timestamp_clock") == "monotonic")
 
         try dev.append(0, Self.bmi160Scan(gyro: (100, -200, 300), accel: (0, 0, 16384), at: Self.t0))
-        try dev.append(0, Self.bmi160Scan(gyro: (101, -200, 300), accel: (-16384, 1, 16383), at: Self.t0 + 10 * Self.ms))
+        try dev.append(
+            0, Self.bmi160Scan(gyro: (101, -200, 300), accel: (-16384, 1, 16383), at: Self.t0 + 10 * Self.ms))
         scheduler.advance(by: 0.05)
         let samples = recorder.samples
         #expect(samples.count == 2 && recorder.failures.isEmpty)
@@ -90,11 +93,14 @@ struct IIOInertialSourceTests {
 
         // Five more scans 10 ms apart read at 0.10: the offset stays, the kernel's spacing is kept.
         for k in 2..<7 {
-            try dev.append(0, Self.bmi160Scan(gyro: (k, -k, k), accel: (k, k, 16384 - k), at: Self.t0 + Int64(k) * 10 * Self.ms))
+            try dev.append(
+                0, Self.bmi160Scan(gyro: (k, -k, k), accel: (k, k, 16384 - k), at: Self.t0 + Int64(k) * 10 * Self.ms))
         }
         scheduler.advance(by: 0.05)
         let times = recorder.samples.map(\.time)
-        #expect(times.count == 7 && zip(times, [0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10]).allSatisfy { Self.close($0, $1) })
+        #expect(
+            times.count == 7
+                && zip(times, [0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10]).allSatisfy { Self.close($0, $1) })
 
         source.stop()
         #expect(fake.read(0, "buffer/enable") == "0" && !source.isPowered)
@@ -116,7 +122,8 @@ struct IIOInertialSourceTests {
     @Test func truncatedBufferReadIsCompletedByTheNext() throws {
         let (fake, dev) = try Self.bmi160()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         let scan = Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16000), at: Self.t0)
@@ -136,7 +143,8 @@ struct IIOInertialSourceTests {
     @Test func disappearingDeviceIsUnavailableAndRecovers() throws {
         let (fake, dev) = try Self.bmi160()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         try dev.append(0, Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16000), at: Self.t0))
@@ -170,14 +178,16 @@ struct IIOInertialSourceTests {
         try FileManager.default.removeItem(atPath: dev.node(0))
         #expect(mkfifo(dev.node(0), 0o600) == 0)
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         scheduler.runDue()
         let writer = open(dev.node(0), O_WRONLY | O_NONBLOCK)
         #expect(writer >= 0)
         defer { _ = Glibc.close(writer) }
-        let scans = Self.bmi160Scan(gyro: (5, 6, 7), accel: (1, 2, 16384), at: Self.t0)
+        let scans =
+            Self.bmi160Scan(gyro: (5, 6, 7), accel: (1, 2, 16384), at: Self.t0)
             + Self.bmi160Scan(gyro: (5, 6, 8), accel: (1, 2, 16383), at: Self.t0 + 10 * Self.ms)
         #expect(scans.withUnsafeBytes { Glibc.write(writer, $0.baseAddress, $0.count) } == 48)
         scheduler.advance(by: 0.05)
@@ -197,7 +207,9 @@ struct IIOInertialSourceTests {
         for (index, name, type) in [(1, "lsm6dsm_accel", "accel"), (2, "lsm6dsm_gyro", "anglvel")] {
             try fake.write(index, "name", name)
             try fake.writeRaw(index, type: type, (0, 0, 0))
-            for axis in ["x", "y", "z"] { try fake.write(index, "in_\(type)_\(axis)_scale", type == "accel" ? "0.000598" : "0.000153") }
+            for axis in ["x", "y", "z"] {
+                try fake.write(index, "in_\(type)_\(axis)_scale", type == "accel" ? "0.000598" : "0.000153")
+            }
             try fake.write(index, "sampling_frequency", "12.5")
             try fake.write(index, "sampling_frequency_available", "12.5 26 52 104 208 416 833")
             for (i, axis) in ["x", "y", "z"].enumerated() {
@@ -220,7 +232,8 @@ struct IIOInertialSourceTests {
     @Test func lsm6dsxTwoDevicesArePairedAndInterpolated() throws {
         let (fake, dev) = try Self.lsm6dsx()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         #expect(source.name == "iio:device1 (lsm6dsm_accel) + iio:device2 (lsm6dsm_gyro)" && source.mode == .buffered)
         let recorder = InertialRecorder()
         source.start(recorder.handler)
@@ -237,9 +250,12 @@ struct IIOInertialSourceTests {
         // 5 ms ↦ 0.03, 15 ms ↦ 0.04. Acceleration halfway: raw 1500 and 2500 × 0.000598.
         let samples = recorder.samples
         #expect(samples.count == 2 && recorder.failures.isEmpty)
-        #expect(samples.map(\.time).count == 2 && Self.close(samples[0].time, 0.03) && Self.close(samples[1].time, 0.04))
+        #expect(
+            samples.map(\.time).count == 2 && Self.close(samples[0].time, 0.03) && Self.close(samples[1].time, 0.04))
         #expect(Self.close(samples[0].accelerationX, 0.897) && Self.close(samples[1].accelerationX, 1.495))
-        #expect(Self.close(samples[0].rotationRateX, 100 * 0.000153) && Self.close(samples[1].rotationRateX, 200 * 0.000153))
+        #expect(
+            Self.close(samples[0].rotationRateX, 100 * 0.000153) && Self.close(samples[1].rotationRateX, 200 * 0.000153)
+        )
         try dev.append(1, Self.lsmScan((4000, 0, 16384), at: Self.t0 + 30 * Self.ms))
         scheduler.advance(by: 0.05)
         #expect(recorder.samples.count == 3 && Self.close(recorder.samples[2].accelerationX, 3500 * 0.000598))
@@ -252,7 +268,8 @@ struct IIOInertialSourceTests {
     @Test func silentAccelerometerOfAPairIsReported() throws {
         let (fake, dev) = try Self.lsm6dsx()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         try dev.append(1, Self.lsmScan((1, 0, 16384), at: Self.t0))
@@ -274,7 +291,8 @@ struct IIOInertialSourceTests {
         try fake.write(1, "name", "l3g4200d")  // another chip's gyro: not paired by name
         try fake.writeRaw(1, type: "anglvel", (0, 0, 0))
         #expect(IIOInertialSensors.discover(sysfsRoot: fake.root) == nil)
-        #expect(IIOInertialSensors.nameStem("LSM6DSO_Gyro") == "lsm6dso" && IIOInertialSensors.nameStem("x-accel") == "x")
+        #expect(
+            IIOInertialSensors.nameStem("LSM6DSO_Gyro") == "lsm6dso" && IIOInertialSensors.nameStem("x-accel") == "x")
     }
 
     /// Two devices whose sysfs entries link into one chip's directory are paired whatever their names.
@@ -284,7 +302,9 @@ struct IIOInertialSourceTests {
         for (index, name, type) in [(3, "acc", "accel"), (4, "gyr", "anglvel")] {
             let real = chip + "/iio:device\(index)"
             try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
-            for axis in ["x", "y", "z"] { try Data("0\n".utf8).write(to: URL(fileURLWithPath: "\(real)/in_\(type)_\(axis)_raw")) }
+            for axis in ["x", "y", "z"] {
+                try Data("0\n".utf8).write(to: URL(fileURLWithPath: "\(real)/in_\(type)_\(axis)_raw"))
+            }
             try Data((name + "\n").utf8).write(to: URL(fileURLWithPath: real + "/name"))
             try FileManager.default.createSymbolicLink(atPath: fake.devicePath(index), withDestinationPath: real)
         }
@@ -317,13 +337,16 @@ struct IIOInertialSourceTests {
         let dev = try FakeDev()
         try dev.create(0)
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         scheduler.runDue()
-        #expect(fake.read(0, "trigger/current_trigger") == "mpu6050-dev0" && fake.read(0, "sampling_frequency") == "100")
+        #expect(
+            fake.read(0, "trigger/current_trigger") == "mpu6050-dev0" && fake.read(0, "sampling_frequency") == "100")
         // Temperature off: accel at 0, 2, 4; gyro at 6, 8, 10; timestamp at 16; 24 bytes.
-        let scan = be16(1100) + be16(-500) + be16(16384) + be16(0) + be16(2000) + be16(-3) + [0, 0, 0, 0] + le64(Self.t0)
+        let scan =
+            be16(1100) + be16(-500) + be16(16384) + be16(0) + be16(2000) + be16(-3) + [0, 0, 0, 0] + le64(Self.t0)
         try dev.append(0, scan)
         scheduler.advance(by: 0.05)
         let sample = try #require(recorder.samples.first)
@@ -355,7 +378,8 @@ struct IIOInertialSourceTests {
     @Test func polledDeviceIsReadAtItsOwnRateAtMost() throws {
         let fake = try Self.polled()
         let scheduler = ManualScheduler()
-        let source = try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: "/nonexistent", scheduler: scheduler))
+        let source = try #require(
+            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: "/nonexistent", scheduler: scheduler))
         guard case .polled(let reason) = source.mode else {
             Issue.record("not polled")
             return
@@ -436,14 +460,20 @@ struct IIOInertialSourceTests {
 /// The pure parts: the check, the timeline mapping, the pairing.
 struct InertialChecksTests {
     static func sample(_ value: Double) -> InertialSample {
-        InertialSample(time: 0, accelerationX: value, accelerationY: 0, accelerationZ: 9.8, rotationRateX: 0, rotationRateY: 0, rotationRateZ: 0)
+        InertialSample(
+            time: 0, accelerationX: value, accelerationY: 0, accelerationZ: 9.8, rotationRateX: 0, rotationRateY: 0,
+            rotationRateZ: 0)
     }
 
     @Test func frozenAfterIsOneSecondOfSamplesAtLeast10() {
         #expect(InertialSampleCheck(rate: 100).frozenAfter == 100 && InertialSampleCheck(rate: 4).frozenAfter == 10)
         var check = InertialSampleCheck(rate: 10)
-        let problems = (0..<12).map { _ in check.problem(raw: [1, 2, 3, 4, 5, 6], isSaturated: false, sample: Self.sample(1)) }
-        #expect(problems.prefix(9).allSatisfy { $0 == nil } && problems.suffix(3).allSatisfy { $0?.contains("frozen") == true })
+        let problems = (0..<12).map { _ in
+            check.problem(raw: [1, 2, 3, 4, 5, 6], isSaturated: false, sample: Self.sample(1))
+        }
+        #expect(
+            problems.prefix(9).allSatisfy { $0 == nil }
+                && problems.suffix(3).allSatisfy { $0?.contains("frozen") == true })
         let changed = check.problem(raw: [1, 2, 3, 4, 5, 7], isSaturated: false, sample: Self.sample(1))
         let notANumber = check.problem(raw: [0], isSaturated: false, sample: Self.sample(.nan))
         let beyond16g = check.problem(raw: [1], isSaturated: false, sample: Self.sample(16 * 9.81))
@@ -458,7 +488,9 @@ struct InertialChecksTests {
         var mapping = IIOTimestampMapping()
         let t0: Int64 = 1_700_000_000_000_000_000
         let ms: Int64 = 1_000_000
-        func close(_ a: [Double], _ b: [Double]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-12 } }
+        func close(_ a: [Double], _ b: [Double]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-12 }
+        }
         let first = mapping.times(of: [t0, t0 + 10 * ms], readAt: 5)
         #expect(close(first, [4.99, 5]))
         // Read at 5.052 with the newest 50 ms after t0: latency 0.012 → placed at 5.04 (offset kept).

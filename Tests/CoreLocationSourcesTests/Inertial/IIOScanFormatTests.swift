@@ -15,27 +15,29 @@ struct IIOScanFormatTests {
         #expect(!repeated.isSigned && repeated.repeatCount == 2 && repeated.storageBytes == 4)
         #expect(IIOScanFormat("le:s64/64>>0")?.storageBytes == 8)
         #expect(repeated.description == "le:u16/32X2>>0" && twelve.description == "be:s12/16>>4")
-        for bad in ["", "xe:s16/16>>0", "le:q16/16>>0", "le:s16/12>>0", "le:s16/16>>4", "le:s16/24>>0", "le:s16/16",
-            "le:s0/16>>0", "le:s16/16X0>>0", "les16/16>>0"]
-        {
+        for bad in [
+            "", "xe:s16/16>>0", "le:q16/16>>0", "le:s16/12>>0", "le:s16/16>>4", "le:s16/24>>0", "le:s16/16",
+            "le:s0/16>>0", "le:s16/16X0>>0", "les16/16>>0",
+        ] {
             #expect(IIOScanFormat(bad) == nil, "\(bad)")
         }
     }
 
     /// (bytes, type, value): sign extension of the real bits, the shift, both byte orders.
-    @Test(arguments: [
-        ([0x18, 0xFC], "le:s16/16>>0", -1000),  // 0xFC18 = 64536 − 65536
-        ([0x18, 0xFC], "le:u16/16>>0", 64536),
-        ([0xFC, 0x18], "be:s16/16>>0", -1000),
-        ([0x03, 0xE8], "be:s16/16>>0", 1000),
-        ([0xFF, 0xF0], "be:s12/16>>4", -1),  // 0xFFF0 >> 4 = 0xFFF: 12 bits, all ones
-        ([0x7F, 0xF0], "be:s12/16>>4", 2047),
-        ([0x80, 0x00], "be:s12/16>>4", -2048),
-        ([0xF0, 0x7F], "le:s12/16>>4", 2047),
-        ([0x0F, 0x08], "le:s12/16>>0", -2033),  // 0x080F & 0xFFF = 0x80F = 2063 − 4096; the top nibble is not data
-        ([0xFE, 0xFF, 0xFF, 0xFF], "le:s32/32>>0", -2),
-        ([0x01, 0x00, 0x00, 0x80], "le:s24/32>>8", -8_388_608),  // 0x80000001 >> 8 = 0x800000: the 24-bit minimum
-    ] as [([UInt8], String, Int64)])
+    @Test(
+        arguments: [
+            ([0x18, 0xFC], "le:s16/16>>0", -1000),  // 0xFC18 = 64536 − 65536
+            ([0x18, 0xFC], "le:u16/16>>0", 64536),
+            ([0xFC, 0x18], "be:s16/16>>0", -1000),
+            ([0x03, 0xE8], "be:s16/16>>0", 1000),
+            ([0xFF, 0xF0], "be:s12/16>>4", -1),  // 0xFFF0 >> 4 = 0xFFF: 12 bits, all ones
+            ([0x7F, 0xF0], "be:s12/16>>4", 2047),
+            ([0x80, 0x00], "be:s12/16>>4", -2048),
+            ([0xF0, 0x7F], "le:s12/16>>4", 2047),
+            ([0x0F, 0x08], "le:s12/16>>0", -2033),  // 0x080F & 0xFFF = 0x80F = 2063 − 4096; the top nibble is not data
+            ([0xFE, 0xFF, 0xFF, 0xFF], "le:s32/32>>0", -2),
+            ([0x01, 0x00, 0x00, 0x80], "le:s24/32>>8", -8_388_608),  // 0x80000001 >> 8 = 0x800000: the 24-bit minimum
+        ] as [([UInt8], String, Int64)])
     func decodesAnElement(bytes: [UInt8], type: String, value: Int64) throws {
         let format = try #require(IIOScanFormat(type))
         #expect(bytes.withUnsafeBytes { format.decode($0, at: 0) } == value)
@@ -54,8 +56,10 @@ struct IIOScanFormatTests {
         let u8 = try #require(IIOScanFormat("le:u8/8>>0"))
         let s32 = try #require(IIOScanFormat("be:s32/32>>0"))
         // Three 16-bit axes (0, 2, 4), then the timestamp at 8, not 6: 16 bytes.
-        let imu = IIOScanLayout([("in_timestamp", 3, s64), ("in_accel_z", 2, s16), ("in_accel_x", 0, s16),
-            ("in_accel_y", 1, s16)])
+        let imu = IIOScanLayout([
+            ("in_timestamp", 3, s64), ("in_accel_z", 2, s16), ("in_accel_x", 0, s16),
+            ("in_accel_y", 1, s16),
+        ])
         #expect(imu.elements.map(\.name) == ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"])
         #expect(imu.elements.map(\.offset) == [0, 2, 4, 8] && imu.scanBytes == 16)
         // u8 at 0, s16 at 2 (not 1), s32 at 4, u8 at 8, s64 at 16; 24 bytes.
