@@ -19,11 +19,9 @@ struct InertialSourceRow: Encodable {
     }
 
     static func inspect(environment: [String: String]) -> InertialSourceRow? {
-        guard
-            let source = IIOInertialSource.discover(
-                sysfsRoot: BarometerSpec.sysfsRoot(environment: environment),
-                devRoot: IIOInertialSource.devRoot(environment: environment), scheduler: DispatchScheduler())
-        else { return nil }
+        guard let source = IIOInertialSource.discover(environment: environment, scheduler: DispatchScheduler()) else {
+            return nil
+        }
         var note: String?
         if case .polled(let reason) = source.mode { note = reason }
         return InertialSourceRow(

@@ -54,6 +54,7 @@ struct IIOBufferedDevice: Sendable {
             return "\(device.deviceName) has no trigger"
         }
         let node = devRoot + "/" + device.deviceName
+        guard fm.fileExists(atPath: node) else { return "\(node) does not exist" }
         guard fm.isReadableFile(atPath: node) else { return "\(node) is not readable by this user" }
         return nil
     }

@@ -94,6 +94,17 @@ public final class IIOInertialSource: InertialSource {
             sensors: sensors, rate: rate, sysfsRoot: sysfsRoot, devRoot: devRoot, scheduler: scheduler, logger: logger)
     }
 
+    /// The first inertial unit under the roots an environment names: `CORELOCATION_SYSFS_ROOT` (else "/sys") and
+    /// `CORELOCATION_DEV_ROOT` (else "/dev").
+    public static func discover(
+        environment: [String: String], scheduler: any Scheduler, rate: Double = IIOInertialSource.defaultRate,
+        logger: Logger = Logger(label: "corelocation.inertial")
+    ) -> IIOInertialSource? {
+        discover(
+            sysfsRoot: BarometerSpec.sysfsRoot(environment: environment), devRoot: devRoot(environment: environment),
+            scheduler: scheduler, rate: rate, logger: logger)
+    }
+
     /// `CORELOCATION_DEV_ROOT`, else "/dev" (tests stand files in for `/dev/iio:deviceN`).
     public static func devRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         environment["CORELOCATION_DEV_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/dev"

@@ -451,6 +451,19 @@ struct IIOInertialSourceTests {
         source.stop()
     }
 
+    @Test func rootsComeFromTheEnvironment() throws {
+        let (fake, dev) = try Self.bmi160()
+        let environment = ["CORELOCATION_SYSFS_ROOT": fake.root, "CORELOCATION_DEV_ROOT": dev.root]
+        let source = try #require(IIOInertialSource.discover(environment: environment, scheduler: ManualScheduler()))
+        #expect(source.mode == .buffered)
+        let noDev = try #require(
+            IIOInertialSource.discover(
+                environment: ["CORELOCATION_SYSFS_ROOT": fake.root, "CORELOCATION_DEV_ROOT": fake.root],
+                scheduler: ManualScheduler()))
+        #expect(noDev.mode == .polled(reason: "\(fake.root)/iio:device0 does not exist"))
+        #expect(IIOInertialSource.devRoot(environment: [:]) == "/dev")
+    }
+
     @Test func noUnitNoSource() throws {
         let fake = try FakeSysfs()
         #expect(IIOInertialSource.discover(sysfsRoot: fake.root, scheduler: ManualScheduler()) == nil)
