@@ -65,6 +65,8 @@ extension LocationCtl {
                 ? NetworkSourceRows.inspect(environment: ProcessInfo.processInfo.environment) : nil
             // Modems known to ModemManager (none listed when it is not running).
             let modems = await ModemSourceRows.inspect(environment: ProcessInfo.processInfo.environment)
+            // The IIO accelerometer + gyroscope the fused location reads (none listed without one).
+            let inertial = InertialSourceRow.inspect(environment: ProcessInfo.processInfo.environment)
             let origin: String
             switch selection.origin {
             case .commandLine: origin = "--source"
@@ -77,7 +79,8 @@ extension LocationCtl {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
-                let data = try encoder.encode(SourcesDocument(configuredBy: origin, sources: reports, network: network, modems: modems))
+                let data = try encoder.encode(SourcesDocument(
+                    configuredBy: origin, sources: reports, network: network, modems: modems, inertial: inertial))
                 print(String(decoding: data, as: UTF8.self))
             default:
                 print("Configured by: \(origin)")
@@ -92,6 +95,7 @@ extension LocationCtl {
                 for report in reports { print(report.text) }
                 for row in network ?? [] { print(row.text) }
                 for row in modems ?? [] { print(row.text) }
+                if let inertial { print(inertial.text) }
             }
         }
     }
@@ -104,6 +108,8 @@ struct SourcesDocument: Encodable {
     var network: [NetworkSourceRows]?
     /// ModemManager's modems (docs/decisions/0035); absent when ModemManager is not running.
     var modems: [ModemSourceRows]?
+    /// The IIO inertial unit (decision 0096); absent without one.
+    var inertial: InertialSourceRow?
 }
 
 /// What `locationctl sources` says about one source.

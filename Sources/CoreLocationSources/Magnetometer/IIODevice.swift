@@ -59,12 +59,12 @@ public struct IIODevice: Sendable, Hashable {
     }
 
     /// The per-axis attribute, else the shared one, else nil.
-    private func firstNumber(_ perAxis: String, _ shared: String) throws(IIOError) -> Double? {
+    func firstNumber(_ perAxis: String, _ shared: String) throws(IIOError) -> Double? {
         if let value = try optionalNumber(perAxis) { return value }
         return try optionalNumber(shared)
     }
 
-    private func number(_ file: String) throws(IIOError) -> Double {
+    func number(_ file: String) throws(IIOError) -> Double {
         guard let value = try optionalNumber(file) else {
             throw IIOError(message: "\(deviceName): \(file) is missing")
         }
