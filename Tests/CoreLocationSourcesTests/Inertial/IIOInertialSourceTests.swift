@@ -19,6 +19,23 @@ struct IIOInertialSourceTests {
 
     // MARK: bmi160: one device, little-endian, gyro before accel in the scan, a data-ready trigger
 
+    /// A bmi160 tree, its source discovered and started on a manual scheduler, and what it delivers.
+    static func startedBMI160() throws
+        -> (FakeSysfs, FakeDev, ManualScheduler, IIOInertialSource, InertialRecorder)
+    {
+        let (fake, dev) = try bmi160()
+        let scheduler = ManualScheduler()
+        let source = try discovered(fake, dev, scheduler)
+        let recorder = InertialRecorder()
+        source.start(recorder.handler)
+        return (fake, dev, scheduler, source, recorder)
+    }
+
+    /// The source discovered on a fake tree and its device nodes.
+    static func discovered(_ fake: FakeSysfs, _ dev: FakeDev, _ scheduler: ManualScheduler) throws -> IIOInertialSource {
+        try #require(IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+    }
+
     static func bmi160() throws -> (FakeSysfs, FakeDev) {
         let fake = try FakeSysfs()
         try fake.write(0, "name", "bmi160")
@@ -56,8 +73,7 @@ struct IIOInertialSourceTests {
     @Test func bmi160BufferIsDecodedScaledAndStampedOnTheSchedulersTimeline() throws {
         let (fake, dev) = try Self.bmi160()
         let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try Self.discovered(fake, dev, scheduler)
         #expect(source.mode == .buffered && source.name == "iio:device0 (bmi160)")
         #expect(source.sampleRate == 100 && source.plannedRate == 100)  // 100 is in the available list
         // Discovery reads, never writes: the buffer is off, the frequency untouched.
@@ -120,12 +136,7 @@ struct IIOInertialSourceTests {
 
     /// A read that ends inside a scan delivers the complete scans and keeps the rest for the next read.
     @Test func truncatedBufferReadIsCompletedByTheNext() throws {
-        let (fake, dev) = try Self.bmi160()
-        let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
-        let recorder = InertialRecorder()
-        source.start(recorder.handler)
+        let (fake, dev, scheduler, source, recorder) = try Self.startedBMI160()
         let scan = Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16000), at: Self.t0)
         let next = Self.bmi160Scan(gyro: (7, 8, 9), accel: (10, 11, 16001), at: Self.t0 + 10 * Self.ms)
         try dev.append(0, scan + next.prefix(13))
@@ -141,12 +152,7 @@ struct IIOInertialSourceTests {
 
     /// The device vanishes: unavailable on every poll, buffer not touched; it comes back: reopened, samples again.
     @Test func disappearingDeviceIsUnavailableAndRecovers() throws {
-        let (fake, dev) = try Self.bmi160()
-        let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
-        let recorder = InertialRecorder()
-        source.start(recorder.handler)
+        let (fake, dev, scheduler, source, recorder) = try Self.startedBMI160()
         try dev.append(0, Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16000), at: Self.t0))
         scheduler.advance(by: 0.05)
         #expect(recorder.samples.count == 1)
@@ -178,8 +184,7 @@ struct IIOInertialSourceTests {
         try FileManager.default.removeItem(atPath: dev.node(0))
         #expect(mkfifo(dev.node(0), 0o600) == 0)
         let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try Self.discovered(fake, dev, scheduler)
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         scheduler.runDue()
@@ -232,8 +237,7 @@ struct IIOInertialSourceTests {
     @Test func lsm6dsxTwoDevicesArePairedAndInterpolated() throws {
         let (fake, dev) = try Self.lsm6dsx()
         let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try Self.discovered(fake, dev, scheduler)
         #expect(source.name == "iio:device1 (lsm6dsm_accel) + iio:device2 (lsm6dsm_gyro)" && source.mode == .buffered)
         let recorder = InertialRecorder()
         source.start(recorder.handler)
@@ -268,8 +272,7 @@ struct IIOInertialSourceTests {
     @Test func silentAccelerometerOfAPairIsReported() throws {
         let (fake, dev) = try Self.lsm6dsx()
         let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try Self.discovered(fake, dev, scheduler)
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         try dev.append(1, Self.lsmScan((1, 0, 16384), at: Self.t0))
@@ -337,8 +340,7 @@ struct IIOInertialSourceTests {
         let dev = try FakeDev()
         try dev.create(0)
         let scheduler = ManualScheduler()
-        let source = try #require(
-            IIOInertialSource.discover(sysfsRoot: fake.root, devRoot: dev.root, scheduler: scheduler))
+        let source = try Self.discovered(fake, dev, scheduler)
         let recorder = InertialRecorder()
         source.start(recorder.handler)
         scheduler.runDue()
