@@ -73,6 +73,11 @@ extension LocationCtl {
         @Option(help: ArgumentHelp("Heartbeat while settled, seconds (at least 3600; default none).", valueName: "s"))
         var heartbeat: Double?
 
+        @Flag(help: ArgumentHelp(
+            "Settle stays whose fixes wander 20-150 m around a building (bounded policy, decision 0064): quieter "
+                + "indoors, at the price of ε on walks that circle a few blocks."))
+        var wanderingStays = false
+
         @Flag(name: .customLong("dry-run"), help: "Decide and print, but queue and upload nothing.")
         var dryRun = false
 
@@ -158,6 +163,7 @@ extension LocationCtl {
                 parameters.epsilon = epsilon
                 parameters.freshness = freshness.value
                 parameters.heartbeatInterval = heartbeat
+                if wanderingStays { parameters.stays = BoundedPolicy.Parameters.wanderingStays }
                 return .bounded(BoundedPolicy(parameters: parameters))
             }
         }

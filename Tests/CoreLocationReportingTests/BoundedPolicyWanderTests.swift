@@ -64,7 +64,7 @@ import Testing
     private func parameters(wandering: Bool) -> BoundedPolicy.Parameters {
         var parameters = BoundedPolicy.Parameters()
         parameters.freshness = nil
-        if !wandering { parameters.stays = nil }
+        parameters.stays = wandering ? BoundedPolicy.Parameters.wanderingStays : nil
         return parameters
     }
 

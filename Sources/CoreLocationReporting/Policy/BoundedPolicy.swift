@@ -39,8 +39,8 @@ import Foundation
 ///   a dawdle that strays as far (decision 0046 measured one that waited for 0.5 m/s away from the
 ///   centre: quieter, but the bound broken on 9 more moving fixes of the real tracks).
 ///
-/// A fifth way to settle, and to leave, is for stays whose fixes wander 20–150 m around a building (decision
-/// 0064, `Parameters.stays`): the engine's `StayTracker` says staying and the stay's fixes spread wider than
+/// A fifth way to settle, and to leave, when asked for (`Parameters.stays`, off by default), is for stays whose
+/// fixes wander 20–150 m around a building (decision 0064): the engine's `StayTracker` says staying and the stay's fixes spread wider than
 /// `wanderSpread`; such a stay (also one the other rules settled, once it spreads twice as wide and does not drift)
 /// is left only when the tracker ends it, and its walk out is traced from when the walk, extrapolated back, left
 /// the place (`walkOutStart`) — decided after the departure, so the stay stays silent and ε holds on the walk.
@@ -84,16 +84,22 @@ public struct BoundedPolicy: Sendable {
         /// before a stay) to a car rolling into a car park.
         public var silenceSpeed = 5.0
         public var screen = FixScreen()
-        /// Stays whose fixes wander (decision 0064, its reporter section): the engine's `StayTracker`, with the
-        /// reporter's own windows and envelope (tuned on the tuning half, decision 0064's third section). The
+        /// Stays whose fixes wander (decision 0064's third section): the engine's `StayTracker` with these
+        /// parameters settles them, tells their wander from leaving, and their walk out is traced from when it
+        /// began; nil (the default) = off, the rules of decisions 0046–0057 alone. `wanderingStays` is the tuned
+        /// setting (`locationctl report --wandering-stays`). Off by default because on the real Lyon walk it took
+        /// a walk round city blocks for a stay and broke ε on 94 of its moving fixes (0064 has the figures).
+        public var stays: StayTracker.Parameters?
+
+        /// The stay tracker as the reporter uses it (tuned on the tuning half, decision 0064's third section). The
         /// reporter owes no exit within seconds (a departure noticed late costs only the walk out's retrace, decided
         /// after it and traced back to when the walk began), so a fix belongs to the stay within 100–200 m of its
         /// centre (3 spreads; 100 m is the engine's region radius, the other rules' leaving distance), staying ends
-        /// after 30 s outside or when the stay's fixes walk over 10 min (a wander
-        /// correlated over minutes moves a shorter window's halves apart as a slow walk does), and a stay begins
-        /// over 150 s (its arrival must come within the stay's first 5 minutes, after the walk in has left the
-        /// window's older half); nil = off (the rules of decisions 0046–0057 alone).
-        public var stays: StayTracker.Parameters? = {
+        /// after 30 s outside or when the stay's fixes walk over 10 min (a wander correlated over minutes moves a
+        /// shorter window's halves apart as a slow walk does), and a stay begins over 150 s (its arrival must come
+        /// within the stay's first 5 minutes, after the walk in has left the window's older half), each half of the
+        /// window covered by fixes.
+        public static let wanderingStays: StayTracker.Parameters = {
             var stays = StayTracker.Parameters()
             stays.window = 150
             stays.stayingWindow = 600

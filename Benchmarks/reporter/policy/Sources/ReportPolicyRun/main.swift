@@ -16,8 +16,8 @@ guard arguments.count >= 5, let epsilon = Double(arguments[2]) else {
 var parameters = BoundedPolicy.Parameters()
 parameters.epsilon = epsilon
 parameters.freshness = arguments[3] == "off" ? nil : Double(arguments[3])
-// WANDER=off: without decision 0064's stays whose fixes wander (the policy of decisions 0046–0057).
-if ProcessInfo.processInfo.environment["WANDER"] == "off" { parameters.stays = nil }
+// WANDER=on: with decision 0064's stays whose fixes wander (`locationctl report --wandering-stays`).
+if ProcessInfo.processInfo.environment["WANDER"] == "on" { parameters.stays = BoundedPolicy.Parameters.wanderingStays }
 // Tuning knobs (tuning half only): the stay tracker's parameters for the reporter.
 func knob(_ name: String) -> Double? { ProcessInfo.processInfo.environment[name].flatMap(Double.init) }
 if var stays = parameters.stays {
