@@ -24,6 +24,18 @@ extension LocationEngine {
         return fusion?.fuse(fix, from: sources.keys[index], at: now) ?? fix
     }
 
+    /// Arbitration in an outage (decision 0025 with fusion): while the filter dead-reckons for the source that owns
+    /// the stream, a fix from another source takes it only when better than the last dead-reckoned fix aged like any
+    /// fix — a 100 m Wi-Fi fix does not replace a 6 m dead-reckoned one because the receiver said "no fix".
+    func keepsDeadReckoning(over fix: Fix, from id: SourceID, at now: Double) -> Bool {
+        guard let fusion, let output = fusion.lastFused, let owner = fusion.lastGNSS?.source, owner != id,
+            owner == deliveringSource, now - output.at <= 2 * 1.5, let state = sources[owner], state.powered,
+            !state.isFinished
+        else { return false }
+        let aged = output.fix.horizontalAccuracy + max(0, now - output.at) * Self.accuracyAgeing
+        return fix.horizontalAccuracy >= aged - Self.switchMargin * output.fix.horizontalAccuracy
+    }
+
     /// Samples from the inertial source at `index`: each propagates the filter; a dead-reckoned fix that falls due
     /// (in a GNSS outage) is delivered at its sample's time, as long as the GNSS source that fed the filter is still
     /// the one delivering and is on.

@@ -26,6 +26,7 @@ extension LocationEngine {
             let delivered = fusion == nil ? fix : fused(fix, from: index, at: now)
             // Several sources reporting: the current one keeps delivering unless this fix is better.
             guard !keepsCurrentSource(over: fix, from: id, at: now) else { return }
+            if fusion != nil, keepsDeadReckoning(over: fix, from: id, at: now) { return }
             deliveringSource = id
             deliver(delivered, at: now, into: &actions)
         case let .inertial(samples):

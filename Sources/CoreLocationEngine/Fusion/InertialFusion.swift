@@ -53,6 +53,8 @@ public struct InertialFusion: Sendable {
     private var gnssInterval: Double = 1
     /// The time of the last fix delivered from the filter (fused or dead-reckoned).
     private var lastOutputAt: Double?
+    /// The last fix made from the filter, with its time: what another source must beat in an outage.
+    private(set) var lastFused: (fix: Fix, at: Double)?
     /// Dead reckoning reached its limit; it starts again with the next GNSS fix.
     private var deadReckoningEnded = false
 
@@ -77,7 +79,9 @@ public struct InertialFusion: Sendable {
         filter.applyVehicleConstraint()
         guard filter.isAligned, let estimate = filter.estimate else { return fix }
         lastOutputAt = now
-        return fused(estimate, template: fix, timestamp: fix.timestamp)
+        let output = fused(estimate, template: fix, timestamp: fix.timestamp)
+        lastFused = (output, now)
+        return output
     }
 
     /// Propagates the filter with one sample; returns a dead-reckoned fix when one is due (in an outage).
@@ -97,13 +101,16 @@ public struct InertialFusion: Sendable {
             return nil
         }
         lastOutputAt = sample.time
+        let timestamp = gnss.fix.timestamp.addingTimeInterval(sample.time - gnss.at)
         var template = gnss.fix
         // The altitude is not this filter's: invalid unless a barometer gives one (the engine fuses it after).
         template.altitude = 0
         template.ellipsoidalAltitude = 0
         template.verticalAccuracy = -1
         template.floor = nil
-        return fused(estimate, template: template, timestamp: gnss.fix.timestamp.addingTimeInterval(sample.time - gnss.at))
+        let output = fused(estimate, template: template, timestamp: timestamp)
+        lastFused = (output, sample.time)
+        return output
     }
 
     /// The estimate as a fix: position, speed and course with their accuracies from the filter, the rest (altitude,

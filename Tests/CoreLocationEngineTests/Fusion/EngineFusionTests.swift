@@ -113,6 +113,40 @@ struct FusionDrive {
         #expect(jump <= last.horizontalAccuracy + after.horizontalAccuracy, "jump \(jump) m on GNSS's return")
     }
 
+    /// In the tunnel the receiver says it has no fix, and a Wi-Fi source answers (100 m, every 5 s): the dead-reckoned
+    /// fixes, a few metres, keep the stream (arbitration against the last dead-reckoned fix, not the receiver's last).
+    /// Fails without that rule: the receiver is unavailable, so the first Wi-Fi fix takes the stream.
+    @Test func aWorseSourceDoesNotInterruptDeadReckoning() throws {
+        let drive = try FusionDrive(seconds: 200) { _ in 13 }
+        let cut = (FusionDrive.start + 120.5)...(FusionDrive.start + 150.5)
+        var d = driver([gnss, wifi, imu])
+        d.advance(to: FusionDrive.start)
+        d.send(.client(app, .startUpdates(UpdateRequest())))
+        var next = 0
+        for (k, sample) in drive.samples.enumerated() {
+            d.advance(to: sample.time)
+            d.send(.source(imu.id, .inertial([sample])))
+            while next < drive.fixes.count, drive.fixes[next].index <= k {
+                let (index, fix) = drive.fixes[next]
+                let time = drive.synthesizer.truth[index].time
+                next += 1
+                guard cut.contains(time) else {
+                    d.send(.source(gnss.id, .fix(fix)))
+                    continue
+                }
+                d.send(.source(gnss.id, .unavailable(reason: "no fix")))
+                if Int(time) % 5 == 0 {
+                    var coarse = fix
+                    coarse.horizontalAccuracy = 100
+                    d.send(.source(wifi.id, .fix(coarse)))
+                }
+            }
+        }
+        let inside = d.deliveries(to: app).flatMap(\.fixes).filter { cut.contains($0.timestamp.timeIntervalSince1970) }
+        #expect(inside.count >= 29)
+        #expect(inside.allSatisfy { $0.isFused && $0.horizontalAccuracy < 20 }, "no 100 m fix in between")
+    }
+
     /// Dead reckoning stops at the stated limit: no fix later than 60 s after the last GNSS position (then the
     /// client hears kCLErrorLocationUnknown as without an IMU), and nothing is made up after the IMU is gone.
     @Test func deadReckoningStopsAtItsLimit() throws {
