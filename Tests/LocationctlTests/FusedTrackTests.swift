@@ -42,6 +42,38 @@ import Testing
         #expect(try plain.lines.map(jsonObject).allSatisfy { $0["fused"] == nil }, "no IMU, nothing fused")
     }
 
+    /// The same drive as an NMEA log (RMC + GGA a second, the hole left out): the IMU's samples are placed by the
+    /// log's own times (`NMEAStreamSource.recordedStart`), so fixes are fused, the hole is bridged, at every speed.
+    @Test func anNMEALogAndItsIMU() async throws {
+        let sandbox = try Sandbox()
+        let (_, imu) = try Self.drive(in: sandbox)
+        let plane = LocalTangentPlane(latitude: 45.2, longitude: 13.6)
+        var log = ""
+        for second in 0...70 where !(30...49).contains(second) {
+            let (latitude, longitude) = plane.unproject(east: 12 * Double(second), north: 0)
+            let time = String(format: "00%02d%02d.00", second / 60, second % 60)
+            let lat = String(format: "%02d%07.4f,N", Int(latitude), (latitude - Double(Int(latitude))) * 60)
+            let lon = String(format: "%03d%07.4f,E", Int(longitude), (longitude - Double(Int(longitude))) * 60)
+            log += Self.sentence("GPRMC,\(time),A,\(lat),\(lon),23.33,90.0,010124,,,A")
+            log += Self.sentence("GPGGA,\(time),\(lat),\(lon),1,10,0.9,50.0,M,40.0,M,,")
+        }
+        let nmea = try sandbox.write(log, to: "drive.nmea")
+        let fast = try await sandbox.locationctl(
+            "track", "--source", "nmea:\(nmea)", "--imu", imu, "--speed", "max", "--format", "json")
+        let paced = try await sandbox.locationctl(
+            "track", "--source", "nmea:\(nmea)", "--imu", imu, "--speed", "20", "--format", "json")
+        #expect(fast.status == 0 && paced.status == 0, "\(fast) \(paced)")
+        #expect(fast.stdout == paced.stdout)
+        let objects = try fast.lines.map(jsonObject)
+        #expect(objects.filter { $0["fused"] as? Bool == true }.count >= 60, "\(fast)")
+    }
+
+    /// An NMEA sentence with its checksum and line end.
+    static func sentence(_ body: String) -> String {
+        let checksum = body.utf8.reduce(UInt8(0), ^)
+        return "$" + body + String(format: "*%02X", checksum) + "\r\n"
+    }
+
     @Test func aMalformedRecordingNamesItsLine() async throws {
         let sandbox = try Sandbox()
         let (gpx, _) = try Self.drive(in: sandbox)
