@@ -21,7 +21,9 @@ import CoreLocationGeodesy
 /// - reduced-accuracy clients see only `ReducedAccuracyGrid` cell centres, at most once per
 ///   `reducedRefreshInterval`;
 /// - sources: the cheapest source meeting the most demanding active client is powered; all are
-///   powered down when nobody needs them; on-time is accounted per source.
+///   powered down when nobody needs them; on-time is accounted per source;
+/// - with an inertial source's samples, GNSS-class fixes are fused with the IMU and dead-reckoned through outages
+///   (decision 0095, `LocationEngine+Fusion`); without them every fix goes out as its source made it.
 public struct LocationEngine: Sendable {
     public struct Configuration: Sendable, Hashable, Codable {
         /// Seconds `requestLocation` may take to find a fix meeting `desiredAccuracy`.

@@ -54,18 +54,11 @@ struct FusionDrive {
         var d = driver(sources)
         d.advance(to: Self.start)
         d.send(.client(app, .startUpdates(UpdateRequest())))
-        var next = 0
-        for (k, sample) in samples.enumerated() {
-            d.advance(to: sample.time)
-            if inertial { d.send(.source(imu.id, .inertial([sample]))) }
-            while next < fixes.count, fixes[next].index <= k {
-                let time = synthesizer.truth[fixes[next].index].time
-                if !(outage?.contains(time) ?? false) {
-                    d.send(.source(gnssSource, .fix(replacing[time] ?? fixes[next].fix)))
-                }
-                next += 1
-            }
+        let sent = fixes.compactMap { entry -> (time: Double, fix: Fix)? in
+            let time = synthesizer.truth[entry.index].time
+            return outage?.contains(time) == true ? nil : (time, replacing[time] ?? entry.fix)
         }
+        d.replay(sent, through: gnssSource, samples: inertial ? samples : [], through: imu.id)
         return d
     }
 }
