@@ -180,7 +180,8 @@ struct SourceOptions: ParsableArguments {
         let composition = Composition(
             sources: sources, scheduler: scheduler, configuration: configuration, environment: environment,
             inertial: timeline == nil
-                ? Composition.environmentInertialSource(environment: environment, scheduler: scheduler, logger: logger) : nil,
+                ? Composition.environmentInertialSource(environment: environment, scheduler: scheduler, logger: logger)
+                : nil,
             logger: logger)
         let runtime = composition.engineHost(identity: identity, persistsRegions: !monitoring)
         timeline?.attach(runtime.flow)

@@ -234,7 +234,8 @@ struct Locationd: AsyncParsableCommand {
         let composition = Composition(
             sources: madeSources, scheduler: scheduler, configuration: engineConfiguration, regionLimit: regionLimit,
             environment: environment,
-            inertial: Composition.environmentInertialSource(environment: environment, scheduler: scheduler, logger: logger),
+            inertial: Composition.environmentInertialSource(
+                environment: environment, scheduler: scheduler, logger: logger),
             logger: logger)
         var limits = DaemonLimits(
             helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)

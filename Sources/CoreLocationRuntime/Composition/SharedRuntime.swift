@@ -48,7 +48,8 @@ package enum SharedRuntime {
         }
         let composition = Composition(
             sources: sources, scheduler: scheduler, environment: environment,
-            inertial: Composition.environmentInertialSource(environment: environment, scheduler: scheduler, logger: logger),
+            inertial: Composition.environmentInertialSource(
+                environment: environment, scheduler: scheduler, logger: logger),
             logger: logger)
         return composition.engineHost(identity: .current(environment: environment))
     }

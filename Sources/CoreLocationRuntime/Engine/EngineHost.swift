@@ -198,7 +198,8 @@ package final class EngineHost: LocationRuntime {
             }
             // Sources powered on together start at one instant of a replay's timeline, even when this runs outside
             // it (a client's command): a GNSS replay and its IMU's must not start apart (decision 0095, Wiring).
-            if let timeline = scheduler as? ReplayScheduler, actions.contains(where: { if case .powerOn = $0 { true } else { false } }) {
+            let powersOn = actions.contains { if case .powerOn = $0 { true } else { false } }
+            if let timeline = scheduler as? ReplayScheduler, powersOn {
                 timeline.holding(performAll)
             } else {
                 performAll()
