@@ -119,8 +119,9 @@ package struct Composition: Sendable {
     /// The IMU the environment offers for fused positions, or nil: the one hook every program's composition asks
     /// (an app's `SharedRuntime`, `locationctl` with live sources, `locationd`).
     ///
-    /// Nil for now: the IIO accelerometer + gyroscope source (issue 40) plugs in here, e.g.
-    /// `IIOInertialSource.discover(sysfsRoot: environment["CORELOCATION_SYSFS_ROOT"] ?? "/sys", scheduler: …)`.
+    /// Nil for now: the IIO accelerometer + gyroscope source (issue 40, branch wip-40-iio) plugs in here as
+    /// `IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)` (tried on main's
+    /// merge: it builds, and the fusion and IIO tests pass).
     package static func environmentInertialSource(
         environment: [String: String], scheduler: any Scheduler, logger: Logger
     ) -> (any InertialSource)? {
