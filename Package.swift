@@ -431,7 +431,9 @@ let package = Package(
             name: "LocationctlTests",
             dependencies: [
                 "CoreLocationGPSDTestSupport","locationctl", "CoreLocationProbe", "CoreLocationBundleProbe",
-                "CoreLocationDBus", "CoreLocationDBusTestSupport"],
+                "CoreLocationDBus", "CoreLocationDBusTestSupport",
+                // FusedTrackTests: the seeded IMU synthesiser writes the drive's .imu.csv.
+                "CoreLocationEngine"],
             swiftSettings: strictSettings
         ),
     ]

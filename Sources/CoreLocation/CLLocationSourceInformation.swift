@@ -6,6 +6,7 @@ import Foundation
 open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {  // Sendable: safety argued in the comment above
     private let simulated: Bool
     private let accessory: Bool
+    private let fused: Bool
 
     /// True when software made the location up (the simulator, a replayed track).
     open var isSimulatedBySoftware: Bool { simulated }
@@ -13,16 +14,31 @@ open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @un
     /// True when the location came from an external accessory (a receiver on a serial line, gpsd).
     open var isProducedByAccessory: Bool { accessory }
 
+    /// Not Apple's (its class has only the two properties above): true when the engine fused the location from GNSS
+    /// and an IMU, or dead-reckoned it through a GNSS outage (decision 0095). Package-visible, for `locationctl`;
+    /// not archived.
+    package var isFused: Bool { fused }
+
     /// Neither simulated nor from an accessory.
     override public init() {
         self.simulated = false
         self.accessory = false
+        self.fused = false
         super.init()
     }
 
     public init(softwareSimulationState isSoftware: Bool, externalAccessoryState isAccessory: Bool) {
         self.simulated = isSoftware
         self.accessory = isAccessory
+        self.fused = false
+        super.init()
+    }
+
+    /// Apple's initializer, and whether the engine fused the location (`isFused`).
+    package init(softwareSimulationState isSoftware: Bool, externalAccessoryState isAccessory: Bool, fused: Bool) {
+        self.simulated = isSoftware
+        self.accessory = isAccessory
+        self.fused = fused
         super.init()
     }
 
@@ -36,6 +52,7 @@ open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @un
     public required init?(coder: NSCoder) {
         self.simulated = coder.decodeBool(forKey: "isSimulatedBySoftware")
         self.accessory = coder.decodeBool(forKey: "isProducedByAccessory")
+        self.fused = false
         super.init()
     }
 

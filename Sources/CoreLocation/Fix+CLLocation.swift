@@ -18,7 +18,8 @@ extension CLLocation {
             timestamp: fix.timestamp,
             floor: fix.floor.map { CLFloor(level: $0) },
             sourceInformation: CLLocationSourceInformation(
-                softwareSimulationState: fix.isSimulated, externalAccessoryState: fix.isFromAccessory
+                softwareSimulationState: fix.isSimulated, externalAccessoryState: fix.isFromAccessory,
+                fused: fix.isFused
             )
         )
     }
@@ -42,7 +43,8 @@ extension Fix {
             timestamp: location.timestamp,
             floor: location.floor?.level,
             isSimulated: location.sourceInformation?.isSimulatedBySoftware ?? false,
-            isFromAccessory: location.sourceInformation?.isProducedByAccessory ?? false
+            isFromAccessory: location.sourceInformation?.isProducedByAccessory ?? false,
+            isFused: location.sourceInformation?.isFused ?? false
         )
     }
 }

@@ -47,6 +47,7 @@ public enum DeliveryJSON {
         append(fix.horizontalAccuracy, to: &out)
         append(#","isFromAccessory":"#, to: &out)
         append(fix.isFromAccessory, to: &out)
+        if fix.isFused { append(#","isFused":true"#, to: &out) }
         append(#","isSimulated":"#, to: &out)
         append(fix.isSimulated, to: &out)
         append(#","latitude":"#, to: &out)

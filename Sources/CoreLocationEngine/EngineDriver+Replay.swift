@@ -53,3 +53,29 @@ extension EngineDriver {
         engine.status(at: now).sources.first { $0.descriptor.id == source }?.onTime ?? 0
     }
 }
+
+extension EngineDriver {
+    /// Replays a drive with its IMU (decision 0095): `fixes` (engine time, fix) through the position source `source`
+    /// and `samples` (stamped on the engine's clock) through the inertial source `inertial`, interleaved by time as a
+    /// replay's timeline interleaves them — at equal times the sample first — with time moved, and ticks sent, to
+    /// each in turn. Every input is sent whatever the sources' power (a recording has them all).
+    public mutating func replay(
+        _ fixes: [(time: Double, fix: Fix)], through source: SourceID, samples: [InertialSample],
+        through inertial: SourceID
+    ) {
+        var next = 0
+        func sendFixes(before time: Double) {
+            while next < fixes.count, fixes[next].time < time {
+                advance(to: fixes[next].time)
+                send(.source(source, .fix(fixes[next].fix)))
+                next += 1
+            }
+        }
+        for sample in samples {
+            sendFixes(before: sample.time)
+            advance(to: sample.time)
+            send(.source(inertial, .inertial([sample])))
+        }
+        sendFixes(before: .infinity)
+    }
+}

@@ -84,6 +84,9 @@ public enum SourceEvent: Hashable, Codable, Sendable {
     case fix(Fix)
     /// A barometer's reading (only barometers send these; decision 0032): fused into the altitude of every fix.
     case pressure(PressureSample)
+    /// Accelerometer and gyroscope samples in time order (only inertial sources send these; decision 0095): with
+    /// them the engine fuses its GNSS-class fixes and dead-reckons through GNSS outages.
+    case inertial([InertialSample])
     /// The source cannot currently produce positions (no fix, device gone…); the reason is for logs.
     case unavailable(reason: String)
     /// The source has nothing more to say (a replay reached its end).

@@ -28,6 +28,9 @@ public struct Fix: Sendable, Hashable, Codable {
     public var isSimulated: Bool
     /// True for fixes from an external accessory (a receiver on a serial line, gpsd).
     public var isFromAccessory: Bool
+    /// True for a fix the engine's fusion filter made from GNSS and an IMU, or dead-reckoned by the IMU alone through
+    /// a GNSS outage (decision 0095). Apple's `CLLocationSourceInformation` has no such field; `locationctl` shows it.
+    public var isFused: Bool
 
     public init(
         latitude: Double,
@@ -43,7 +46,8 @@ public struct Fix: Sendable, Hashable, Codable {
         timestamp: Date,
         floor: Int? = nil,
         isSimulated: Bool = false,
-        isFromAccessory: Bool = false
+        isFromAccessory: Bool = false,
+        isFused: Bool = false
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -59,5 +63,6 @@ public struct Fix: Sendable, Hashable, Codable {
         self.floor = floor
         self.isSimulated = isSimulated
         self.isFromAccessory = isFromAccessory
+        self.isFused = isFused
     }
 }

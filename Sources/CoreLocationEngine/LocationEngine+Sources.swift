@@ -21,25 +21,22 @@ extension LocationEngine {
             guard fix.horizontalAccuracy >= 0, fix.latitude.isFinite, fix.longitude.isFinite,
                 abs(fix.latitude) <= 90, abs(fix.longitude) <= 180
             else { return }
+            // With an IMU, a GNSS-class fix feeds the fusion filter, which says what goes out (decision 0095);
+            // without one (`fusion` nil) the fix goes out as it came.
+            let delivered = fusion == nil ? fix : fused(fix, from: index, at: now)
             // Several sources reporting: the current one keeps delivering unless this fix is better.
             guard !keepsCurrentSource(over: fix, from: id, at: now) else { return }
+            if fusion != nil, keepsDeadReckoning(over: fix, from: id, at: now) { return }
             deliveringSource = id
-            latest = (fix, now)
-            stationary.observe(fix, at: now)
-            pauseDetector.observe(fix, at: now)
-            for client in clientOrder {
-                offer(fix, to: client, at: now, isCached: false, into: &actions)
-                offerSignificant(fix, to: client, at: now, into: &actions)
-            }
-            // Paused clients heard nothing above; a fix outside their stationary region resumes them.
-            watchStationaryRegions(fix, at: now, into: &actions)
-            pauseStillClients(at: now, into: &actions)
-            observeMonitoringFix(fix, at: now, into: &actions)
-            observeVisits(fix, into: &actions)
-            updateQuietMonitoring(at: now)
+            deliver(delivered, at: now, into: &actions)
+        case let .inertial(samples):
+            sources.values[index].isAvailable = true
+            sources.values[index].lastProblem = nil
+            observeInertial(samples, from: index, at: now, into: &actions)
         case let .unavailable(reason):
             sources.values[index].isAvailable = false
             sources.values[index].lastProblem = reason
+            if sources.values[index].descriptor.isInertial { fusion = nil }
         case .finished:
             var source = sources.values[index]
             source.isFinished = true
@@ -54,6 +51,23 @@ extension LocationEngine {
             source.poweredSince = nil
             sources.values[index] = source
         }
+    }
+
+    /// Delivers a fix to every client and the services that watch fixes: the fix becomes the latest.
+    mutating func deliver(_ fix: Fix, at now: Double, into actions: inout [EngineAction]) {
+        latest = (fix, now)
+        stationary.observe(fix, at: now)
+        pauseDetector.observe(fix, at: now)
+        for client in clientOrder {
+            offer(fix, to: client, at: now, isCached: false, into: &actions)
+            offerSignificant(fix, to: client, at: now, into: &actions)
+        }
+        // Paused clients heard nothing above; a fix outside their stationary region resumes them.
+        watchStationaryRegions(fix, at: now, into: &actions)
+        pauseStillClients(at: now, into: &actions)
+        observeMonitoringFix(fix, at: now, into: &actions)
+        observeVisits(fix, into: &actions)
+        updateQuietMonitoring(at: now)
     }
 
     /// Powers the cheapest source that meets the most demanding active client, and nothing else.
@@ -74,6 +88,8 @@ extension LocationEngine {
                 actions.append(.powerOn(id))
             } else if !shouldPower && sources.values[index].powered {
                 sources.values[index].powered = false
+                // A filter whose IMU is off knows nothing new: it starts afresh when the IMU is powered again.
+                if sources.values[index].descriptor.isInertial { fusion = nil }
                 if let since = sources.values[index].poweredSince { sources.values[index].onTime += now - since }
                 sources.values[index].poweredSince = nil
                 actions.append(.powerOff(id))
@@ -102,11 +118,19 @@ extension LocationEngine {
         let barometers = Set(
             sourceOrder.compactMap { sources[$0] }.filter { $0.descriptor.isBarometer && !$0.isFinished }
                 .map(\.descriptor.id))
-        return barometers.union(choosePositionSources(demand: &demand))
+        let positions = choosePositionSources(demand: &demand)
+        // Inertial sources feed the fusion filter, which fuses GNSS-class fixes only: powered with such a source.
+        guard positions.contains(where: { sources[$0].map { isGNSSClass($0.descriptor) } ?? false }) else {
+            return barometers.union(positions)
+        }
+        let inertial = sourceOrder.compactMap { sources[$0] }.filter { $0.descriptor.isInertial && !$0.isFinished }
+        return barometers.union(positions).union(inertial.map(\.descriptor.id))
     }
 
     private func choosePositionSources(demand: inout Double) -> Set<SourceID> {
-        let usable = sourceOrder.compactMap { sources[$0] }.filter { !$0.isFinished && !$0.descriptor.isBarometer }
+        let usable = sourceOrder.compactMap { sources[$0] }.filter {
+            !$0.isFinished && !$0.descriptor.isBarometer && !$0.descriptor.isInertial
+        }
         if demand == 0 {
             // "Best": as accurate as the best source we have.
             demand = usable.map(\.descriptor.expectedAccuracy).min() ?? 0

@@ -21,7 +21,9 @@ import CoreLocationGeodesy
 /// - reduced-accuracy clients see only `ReducedAccuracyGrid` cell centres, at most once per
 ///   `reducedRefreshInterval`;
 /// - sources: the cheapest source meeting the most demanding active client is powered; all are
-///   powered down when nobody needs them; on-time is accounted per source.
+///   powered down when nobody needs them; on-time is accounted per source;
+/// - with an inertial source's samples, GNSS-class fixes are fused with the IMU and dead-reckoned through outages
+///   (decision 0095, `LocationEngine+Fusion`); without them every fix goes out as its source made it.
 public struct LocationEngine: Sendable {
     public struct Configuration: Sendable, Hashable, Codable {
         /// Seconds `requestLocation` may take to find a fix meeting `desiredAccuracy`.
@@ -114,6 +116,9 @@ public struct LocationEngine: Sendable {
         public var altitude: AltitudeFilter.Parameters?
         /// The building whose floors the barometer counts (decision 0033); nil: no floors.
         public var venue: FloorVenue?
+        /// GNSS + IMU fusion's rules and tuning (decision 0095, Wiring); nil for the defaults. Used only while an
+        /// inertial source sends samples.
+        public var fusion: InertialFusion.Parameters?
 
         public init() {}
     }
@@ -202,6 +207,11 @@ public struct LocationEngine: Sendable {
     var appAuthorization: ClientAuthorization?
     /// Barometric altitude and floors (decisions 0032, 0033).
     var altitude: AltitudeFusion
+    /// GNSS + IMU fusion (decision 0095, Wiring): nil until an inertial source sends samples, and again when its
+    /// samples stop or it is powered off; while nil, fixes are delivered exactly as their sources made them.
+    var fusion: InertialFusion?
+    /// The time of the last input, for fixes the fusion dead-reckons at a sample's time (never before it).
+    var lastInputAt = -Double.infinity
 
     public init(sources: [SourceDescriptor], configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -241,6 +251,7 @@ public struct LocationEngine: Sendable {
     /// Reacts to one input at monotonic time `now` (seconds; never decreasing).
     public mutating func handle(_ input: EngineInput, at now: Double) -> [EngineAction] {
         var actions: [EngineAction] = []
+        defer { lastInputAt = max(lastInputAt, now) }
         switch input {
         case let .client(id, command):
             handle(command, from: id, at: now, into: &actions)

@@ -24,6 +24,14 @@ public struct SourceDescriptor: Hashable, Codable, Sendable {
     /// True for a barometer.
     public var isBarometer: Bool { kind == Self.barometerKind }
 
+    /// The kind of the inertial sources (an IMU's accelerometer and gyroscope, a replayed `.imu.csv`): they give no
+    /// positions, only samples for the fusion filter, so the engine powers them while it powers a GNSS-class source
+    /// (decision 0095, Wiring).
+    public static let inertialKind = "inertial"
+
+    /// True for an inertial source.
+    public var isInertial: Bool { kind == Self.inertialKind }
+
     public init(id: SourceID, kind: String, expectedAccuracy: Double, powerCost: Double, isSimulated: Bool) {
         self.id = id
         self.kind = kind

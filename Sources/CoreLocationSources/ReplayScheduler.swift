@@ -36,6 +36,8 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
     private var flow: DeliveryFlow?
     private var isShutDown = false
     private var isRunning = false
+    /// `holding` calls under way: no new step starts, and no step continues inline, while any is.
+    private var holds = 0
 
     private struct Step {
         var deadline: Double
@@ -94,7 +96,7 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
         condition.lock()
         let flow = self.flow
         let target = max(instant.isNaN ? current : instant, current)
-        let isFree = speed == .infinity && !isShutDown && !pending.contains { $0.deadline <= target }
+        let isFree = speed == .infinity && !isShutDown && holds == 0 && !pending.contains { $0.deadline <= target }
         if isFree, flow?.isReady ?? true {
             current = target
             condition.unlock()
@@ -102,6 +104,23 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
         }
         condition.unlock()
         return false
+    }
+
+    /// Runs `body` while the timeline starts no other step and lets no step continue inline (the step running, if
+    /// any, goes on): what must happen at one instant from outside the timeline happens before the timeline moves
+    /// on. `EngineHost` powers sources under it, so that two replays started together (a GNSS recording and its
+    /// IMU's) both start at the same instant however fast the timeline runs. May be called from a step itself.
+    public func holding<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        holds += 1
+        condition.unlock()
+        defer {
+            condition.lock()
+            holds -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body()
     }
 
     /// Ends the timeline's thread after the step it is running; nothing scheduled runs after that.
@@ -135,6 +154,10 @@ public final class ReplayScheduler: Scheduler, @unchecked Sendable {  // safe: e
         defer { condition.unlock() }
         while true {
             if isShutDown { return nil }
+            if holds > 0 {
+                condition.wait()
+                continue
+            }
             guard let index = earliest() else {
                 anchor = nil
                 condition.wait()

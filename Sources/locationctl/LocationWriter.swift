@@ -52,6 +52,7 @@ struct LocationWriter {
             if location.speed >= 0 { line += "  \(number(location.speed, 2)) m/s" }
             if location.course >= 0 { line += "  course \(number(location.course, 1))°" }
             if location.sourceInformation?.isSimulatedBySoftware == true { line += "  [simulated]" }
+            if location.sourceInformation?.isFused == true { line += "  [fused]" }
             emit(line)
         case .json:
             emit(json(location, time: time))
@@ -118,6 +119,8 @@ struct LocationWriter {
         ]
         if let floor = location.floor { fields.append(#""floor":\#(floor.level)"#) }
         fields.append(#""simulated":\#(location.sourceInformation?.isSimulatedBySoftware == true)"#)
+        // Only on fused fixes (decision 0095), so the output without an IMU is what it always was.
+        if location.sourceInformation?.isFused == true { fields.append(#""fused":true"#) }
         return "{" + fields.joined(separator: ",") + "}"
     }
 

@@ -61,6 +61,16 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Add realistic GNSS noise to simulated fixes, with this seed.", valueName: "seed"))
     var noise: UInt64?
 
+    @Option(
+        name: .customLong("imu"),
+        help: ArgumentHelp(
+            """
+            Replay the drive's IMU recording (.imu.csv, docs/imu-recording-format.md) beside a --simulate route or \
+            nmea: file replay: fixes are fused with it and dead-reckoned through GNSS outages (decision 0095).
+            """,
+            valueName: "file"))
+    var imu: String?
+
     func validate() throws {
         for text in sources {
             let spec: SourceSpec
@@ -81,6 +91,7 @@ struct SourceOptions: ParsableArguments {
         if rate != nil, simulate == nil {
             throw ValidationError("--rate applies to --simulate routes")
         }
+        if let imu { try validateIMU(imu) }
         if simulate != nil && !sources.isEmpty {
             throw ValidationError("--simulate and --source exclude each other.")
         }
@@ -158,14 +169,24 @@ struct SourceOptions: ParsableArguments {
                 sources += NetworkSources.make(environment: environment, scheduler: scheduler, logger: logger)
             }
         }
+        if let imu, let timeline {
+            // On the recording's timeline beside the GNSS replay (ReplayedInertialSource: t − the timeline's origin).
+            let replay = try ReplayedInertialSource(path: imu, scheduler: timeline)
+            sources.append(InertialLocationSource(replay))
+        }
         var configuration = LocationEngine.Configuration()
         if monitoring, timeline != nil { configuration.monitoringProbeInterval = 0 }
+        // Live sources: the environment's IMU, if any, fuses them; a replay has only its own (--imu).
         let composition = Composition(
-            sources: sources, scheduler: scheduler, configuration: configuration, environment: environment, logger: logger)
+            sources: sources, scheduler: scheduler, configuration: configuration, environment: environment,
+            inertial: timeline == nil
+                ? Composition.environmentInertialSource(environment: environment, scheduler: scheduler, logger: logger)
+                : nil,
+            logger: logger)
         let runtime = composition.engineHost(identity: identity, persistsRegions: !monitoring)
         timeline?.attach(runtime.flow)
         SharedRuntime.install(runtime)
-        return CommandRuntime(runtime: runtime, sources: sources, isThroughDaemon: false)
+        return CommandRuntime(runtime: runtime, sources: composition.sources, isThroughDaemon: false)
     }
 
     /// The recording's timeline for a replay: a `--simulate` route, or sources that are all NMEA
@@ -192,7 +213,36 @@ struct SourceOptions: ParsableArguments {
         } else {
             speed = .infinity
         }
-        return ReplayScheduler(speed: speed, wallOrigin: Date())
+        // With an IMU recording, the timeline stands for the NMEA log's own times, which the IMU's are on.
+        let origin = imu == nil ? nil : specs.lazy.compactMap { spec -> Date? in
+            guard case .nmea(.file(let path, _)) = spec else { return nil }
+            return NMEAStreamSource.recordedStart(path: path)
+        }.first
+        return ReplayScheduler(speed: speed, wallOrigin: origin ?? Date())
+    }
+
+    /// `--imu`: beside a replay only (its samples are placed on the replay's timeline), and a readable recording
+    /// (a malformed one exits 65, EX_DATAERR, naming its line: decision 0021).
+    private func validateIMU(_ path: String) throws {
+        let replaysNMEAFiles = !sources.isEmpty && sources.allSatisfy {
+            if case .nmea(.file)? = try? SourceSpec.parse($0) { true } else { false }
+        }
+        var replaysRoute = false
+        if let simulate, let scenario = try? Self.scenario(simulate) {
+            if case .fixed = scenario {} else { replaysRoute = true }
+        }
+        guard replaysRoute || replaysNMEAFiles else {
+            throw ValidationError("--imu replays beside a replay: --simulate ROUTE|FILE.gpx, or nmea: files only")
+        }
+        if let problem = FileProblem.check(path) { throw ValidationError("--imu \(path): \(problem.message)") }
+        do {
+            _ = try InertialRecording.decode(try String(contentsOfFile: path, encoding: .utf8))
+        } catch let error as InertialRecording.DecodingError {
+            printError("Error: --imu \(path): line \(error.line): \(error.message)")
+            throw ExitCodes.dataError
+        } catch {
+            throw ValidationError("--imu \(path): \(error)")
+        }
     }
 
     /// `--rate`, else 1 Hz for a built-in route at a finite speed, else the recorded points.

@@ -16,6 +16,7 @@ extension LocationCtl {
                   locationctl track --simulate bike --speed max --format csv --limit 100
                   locationctl track --simulate 48.8584,2.2945 --noise 7 --limit 10
                   locationctl track --simulate walk.gpx --speed 20 --auto-pause --activity fitness --status
+                  locationctl track --simulate drive.gpx --imu drive.imu.csv --speed max --format json
 
                 --auto-pause sets pausesLocationUpdatesAutomatically (off here, unlike Apple's default, so that \
                 a tracking tool prints every fix unless asked): after standing still for the activity's time \
@@ -29,6 +30,10 @@ extension LocationCtl {
                 interpolated between its recorded points (--rate HZ to change it; --rate recorded, or \
                 --speed max, for the recorded points only); a GPX file gives its own points unless --rate \
                 is given.
+
+                --imu replays the drive's IMU recording beside its GPX or NMEA replay, on the same timeline: \
+                fixes are fused with it (marked [fused]) and dead-reckoned for up to 60 s through gaps in the \
+                GNSS recording (docs/imu-recording-format.md, decision 0095).
                 """
         )
 

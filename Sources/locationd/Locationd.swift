@@ -230,9 +230,13 @@ struct Locationd: AsyncParsableCommand {
             engineConfiguration.visits.departureDwell = away
         }
         // The region limit and the barometer's venue as every program sets them (the one composition root).
+        // The IMU, when there is one, fuses every app's fixes: one more shared source (decision 0095, Wiring).
         let composition = Composition(
             sources: madeSources, scheduler: scheduler, configuration: engineConfiguration, regionLimit: regionLimit,
-            environment: environment, logger: logger)
+            environment: environment,
+            inertial: Composition.environmentInertialSource(
+                environment: environment, scheduler: scheduler, logger: logger),
+            logger: logger)
         var limits = DaemonLimits(
             helloTimeout: helloTimeout, writeTimeout: writeTimeout, maximumBufferedBytes: maximumBuffered)
         limits.maximumConnectionsPerUID = max(maximumConnectionsPerUID, 1)
@@ -240,7 +244,7 @@ struct Locationd: AsyncParsableCommand {
         limits.maximumPartialFrameBytes = max(maximumPartialFrameBytes, DaemonProtocol.maximumFrameLength + 4)
         let core = DaemonCore(
             store: store, databasePath: databasePath,
-            sources: SharedSources(madeSources, clock: { scheduler.now }), scheduler: scheduler,
+            sources: SharedSources(composition.sources, clock: { scheduler.now }), scheduler: scheduler,
             configuration: composition.configuration, environmentPolicy: Composition.defaultPolicy(environment: environment),
             limits: limits, daemonUID: getuid(), agents: AgentRegistry(timeout: promptTimeout), launcher: launcher,
             relaunch: RelaunchPolicy(

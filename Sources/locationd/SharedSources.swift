@@ -64,7 +64,7 @@ final class SharedSources: Sendable {
                 if hub.poweredSince != nil {
                     switch hub.latest {
                     case nil: state = "waiting"
-                    case .fix?, .pressure?: state = "receiving"
+                    case .fix?, .pressure?, .inertial?: state = "receiving"
                     case let .unavailable(reason)?:
                         state = "unavailable"
                         detail = reason

@@ -79,4 +79,24 @@ import Testing
         #expect(finished)
         #expect(order.withLock { $0 } == ["produced", "consumed", "timer"])
     }
+
+    /// `holding`: work scheduled from outside the timeline while it holds does not start, and no step continues
+    /// inline, until it returns — two replays started together from a client's command both begin at instant 0.
+    @Test func nothingStartsWhileTheTimelineIsHeld() {
+        let seen = Mutex<[String]>([])
+        let finished = withScheduler(speed: .infinity) { scheduler, done in
+            scheduler.holding {
+                scheduler.schedule(at: 0) {
+                    // A replay going on alone would run ahead; the other replay's step is pending at 0 already.
+                    seen.withLock { $0.append("a@\(scheduler.now) inline:\(scheduler.continueInline(to: 5))") }
+                }
+                // Nothing ran yet, though the timeline's thread was started by the first call.
+                seen.withLock { $0.append("held:\($0.count)") }
+                scheduler.schedule(at: 0) { seen.withLock { $0.append("b@\(scheduler.now)") } }
+            }
+            scheduler.schedule(at: 1) { done.signal() }
+        }
+        #expect(finished)
+        #expect(seen.withLock { $0 } == ["held:0", "a@0.0 inline:false", "b@0.0"])
+    }
 }

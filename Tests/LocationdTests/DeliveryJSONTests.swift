@@ -35,7 +35,8 @@ import Testing
                 speed: randomDouble(&generator), speedAccuracy: randomDouble(&generator),
                 timestamp: Date(timeIntervalSinceReferenceDate: randomDouble(&generator)),
                 floor: generator.next() % 2 == 0 ? nil : [0, -3, 7, .max, .min][Int(generator.next() % 5)],
-                isSimulated: generator.next() % 2 == 0, isFromAccessory: generator.next() % 2 == 0)
+                isSimulated: generator.next() % 2 == 0, isFromAccessory: generator.next() % 2 == 0,
+                isFused: generator.next() % 2 == 0)
         }
         return Delivery(
             fixes: fixes, isStationary: generator.next() % 2 == 0, accuracyLimited: generator.next() % 2 == 0,
@@ -67,5 +68,18 @@ import Testing
         #expect(Delivery(try DaemonProtocol.decode(WireDelivery.self, from: written)) == delivery)
         #expect(String(decoding: written, as: UTF8.self).contains(#""courseAccuracy":-1,"#))
         #expect(String(decoding: written, as: UTF8.self).contains(#""floor":-2,"#))
+        #expect(!String(decoding: written, as: UTF8.self).contains("isFused"), "written only when true")
+    }
+
+    /// A fused fix (decision 0095) says so on the wire, between `isFromAccessory` and `isSimulated` (sorted keys), and
+    /// decodes back fused.
+    @Test func aFusedFixSaysSo() throws {
+        var fix = Fix(latitude: 45.2, longitude: 13.6, horizontalAccuracy: 3.1, timestamp: Date(timeIntervalSinceReferenceDate: 0))
+        fix.isFused = true
+        let delivery = Delivery(fixes: [fix], isStationary: false, accuracyLimited: false, isRequestedLocation: false)
+        let written = DeliveryJSON.encode(WireDelivery(delivery))
+        #expect(String(decoding: written, as: UTF8.self).contains(#""isFromAccessory":false,"isFused":true,"isSimulated""#))
+        #expect(written == (try DaemonProtocol.encode(WireDelivery(delivery))))
+        #expect(Delivery(try DaemonProtocol.decode(WireDelivery.self, from: written)).fixes.first?.isFused == true)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// One position on the wire. Units as in Core Location: degrees (WGS84), metres, metres per second, degrees
 /// clockwise from true north; a negative accuracy marks its value invalid; `course` and `speed` are −1 when
 /// unknown. `timestamp` is seconds since 2001-01-01 00:00:00 UTC (`Date.timeIntervalSinceReferenceDate`).
-/// `floor` is left out when unknown.
+/// `floor` is left out when unknown; `isFused` (GNSS + IMU, decision 0095) only when true, so a peer that predates
+/// it reads every other fix as before and an older daemon's fixes read as not fused.
 public struct WireFix: Hashable, Sendable {
     public var latitude: Double
     public var longitude: Double
@@ -19,11 +20,12 @@ public struct WireFix: Hashable, Sendable {
     public var floor: Int?
     public var isSimulated: Bool
     public var isFromAccessory: Bool
+    public var isFused: Bool
 
     public init(
         latitude: Double, longitude: Double, altitude: Double, ellipsoidalAltitude: Double, horizontalAccuracy: Double,
         verticalAccuracy: Double, course: Double, courseAccuracy: Double, speed: Double, speedAccuracy: Double,
-        timestamp: Date, floor: Int?, isSimulated: Bool, isFromAccessory: Bool
+        timestamp: Date, floor: Int?, isSimulated: Bool, isFromAccessory: Bool, isFused: Bool = false
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -39,6 +41,7 @@ public struct WireFix: Hashable, Sendable {
         self.floor = floor
         self.isSimulated = isSimulated
         self.isFromAccessory = isFromAccessory
+        self.isFused = isFused
     }
 }
 
@@ -59,6 +62,7 @@ extension WireFix: Codable {
         floor = try c.decodeIfPresent(Int.self, forKey: "floor")
         isSimulated = try c.decode(Bool.self, forKey: "isSimulated")
         isFromAccessory = try c.decode(Bool.self, forKey: "isFromAccessory")
+        isFused = try c.decodeIfPresent(Bool.self, forKey: "isFused") ?? false
     }
 
     /// `DeliveryJSON` writes the same keys by hand; `DeliveryJSONTests` and the fuzz target hold the two equal.
@@ -78,6 +82,7 @@ extension WireFix: Codable {
         try c.encodeIfPresent(floor, forKey: "floor")
         try c.encode(isSimulated, forKey: "isSimulated")
         try c.encode(isFromAccessory, forKey: "isFromAccessory")
+        if isFused { try c.encode(true, forKey: "isFused") }
     }
 }
 

@@ -37,7 +37,7 @@ private let d = FusionFilter.n
 /// accelerometer bias shows as velocity drifting from GNSS velocity, a gyro bias as yaw drifting from the
 /// course (observable while moving) or from the compass.
 public struct FusionFilter: Sendable {
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// Accelerometer white noise density, m/s²/√Hz (BMI160: 180 µg/√Hz).
         public var accelerationNoiseDensity = 180e-6 * 9.806_65
         /// Extra white acceleration noise, m/s²/√Hz, for what the planar model leaves out (road grade and

@@ -17,11 +17,18 @@ package struct Composition: Sendable {
     package var logger: Logger
 
     /// A composition over `sources`; `configuration` is completed by `configured(_:sources:environment:)`.
+    /// `inertial`: an IMU for fused positions (decision 0095, Wiring), added as one more source (kind `inertial`)
+    /// when there is a position source to fuse with; the engine powers it only while it powers a GNSS-class source,
+    /// and locationd shares it between apps like every source. Programs pass `environmentInertialSource(…)`.
     package init(
         sources: [any LocationSource], scheduler: any Scheduler, configuration: LocationEngine.Configuration = .init(),
         regionLimit: Int? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "corelocation")
+        inertial: (any InertialSource)? = nil, logger: Logger = Logger(label: "corelocation")
     ) {
+        var sources = sources
+        if let inertial, sources.contains(where: { !$0.descriptor.isBarometer && !$0.descriptor.isInertial }) {
+            sources.append(InertialLocationSource(inertial))
+        }
         self.environment = environment
         self.scheduler = scheduler
         self.sources = sources
@@ -107,6 +114,18 @@ package struct Composition: Sendable {
             logger.error("CORELOCATION_SIMULATE is not usable", metadata: ["error": "\(error)"])
             return []
         }
+    }
+
+    /// The IMU the environment offers for fused positions, or nil: the one hook every program's composition asks
+    /// (an app's `SharedRuntime`, `locationctl` with live sources, `locationd`).
+    ///
+    /// Nil for now: the IIO accelerometer + gyroscope source (issue 40, branch wip-40-iio) plugs in here as
+    /// `IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)` (tried on main's
+    /// merge: it builds, and the fusion and IIO tests pass).
+    package static func environmentInertialSource(
+        environment: [String: String], scheduler: any Scheduler, logger: Logger
+    ) -> (any InertialSource)? {
+        nil
     }
 
     // MARK: Runtimes

@@ -46,7 +46,11 @@ package enum SharedRuntime {
         if sources.isEmpty {
             logger.notice("No location source is configured; name one in sources.conf or set CORELOCATION_SIMULATE to simulate one.")
         }
-        let composition = Composition(sources: sources, scheduler: scheduler, environment: environment, logger: logger)
+        let composition = Composition(
+            sources: sources, scheduler: scheduler, environment: environment,
+            inertial: Composition.environmentInertialSource(
+                environment: environment, scheduler: scheduler, logger: logger),
+            logger: logger)
         return composition.engineHost(identity: .current(environment: environment))
     }
 }

@@ -13,7 +13,7 @@ extension WireFix {
             ellipsoidalAltitude: fix.ellipsoidalAltitude, horizontalAccuracy: fix.horizontalAccuracy,
             verticalAccuracy: fix.verticalAccuracy, course: fix.course, courseAccuracy: fix.courseAccuracy,
             speed: fix.speed, speedAccuracy: fix.speedAccuracy, timestamp: fix.timestamp, floor: fix.floor,
-            isSimulated: fix.isSimulated, isFromAccessory: fix.isFromAccessory)
+            isSimulated: fix.isSimulated, isFromAccessory: fix.isFromAccessory, isFused: fix.isFused)
     }
 }
 
@@ -24,7 +24,7 @@ extension Fix {
             ellipsoidalAltitude: wire.ellipsoidalAltitude, horizontalAccuracy: wire.horizontalAccuracy,
             verticalAccuracy: wire.verticalAccuracy, course: wire.course, courseAccuracy: wire.courseAccuracy,
             speed: wire.speed, speedAccuracy: wire.speedAccuracy, timestamp: wire.timestamp, floor: wire.floor,
-            isSimulated: wire.isSimulated, isFromAccessory: wire.isFromAccessory)
+            isSimulated: wire.isSimulated, isFromAccessory: wire.isFromAccessory, isFused: wire.isFused)
     }
 }
 

@@ -187,12 +187,22 @@ package final class EngineHost: LocationRuntime {
             defer { core.outbox = [] }
             return (core.outbox, core.sinks)
         }) {
-            for action in actions {
-                if let (client, event) = ClientEvent.of(action) {
-                    sinks[client]?(event)
-                } else {
-                    perform(action)
+            let performAll = {
+                for action in actions {
+                    if let (client, event) = ClientEvent.of(action) {
+                        sinks[client]?(event)
+                    } else {
+                        self.perform(action)
+                    }
                 }
+            }
+            // Sources powered on together start at one instant of a replay's timeline, even when this runs outside
+            // it (a client's command): a GNSS replay and its IMU's must not start apart (decision 0095, Wiring).
+            let powersOn = actions.contains { if case .powerOn = $0 { true } else { false } }
+            if let timeline = scheduler as? ReplayScheduler, powersOn {
+                timeline.holding(performAll)
+            } else {
+                performAll()
             }
         }
         armTimer()

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The engine's side of GNSS + IMU fusion (decision 0095, Wiring): a `FusionFilter` fed with an inertial source's
+/// samples and the GNSS-class fixes, which says what to deliver instead of a fix, and when to deliver a
+/// dead-reckoned fix through a GNSS outage.
+///
+/// Time base: the engine's monotonic clock. A GNSS fix is taken at the time it reaches the engine (`now`); a
+/// sample at its own `time`, which its source stamps on the same clock (`InertialSourceEvent`). A replay runs both
+/// on the recording's timeline, so the filter sees the same inputs at any replay speed; a live receiver's latency
+/// (0.1–0.5 s between measuring and sending a fix) is not compensated.
+///
+/// Rules:
+/// - Only fixes from a GNSS-class source are fused: one whose `expectedAccuracy` is at most
+///   `Parameters.gnssClassAccuracy` (30 m: gpsd, NMEA, a modem's GNSS, simulated routes; not Wi-Fi, IP or cells,
+///   whose errors are not a receiver's noise around the truth and which the filter's noise model does not describe).
+/// - A fused fix replaces the GNSS fix once the filter is aligned (its yaw known, so the IMU is being used): before
+///   that the filter is a constant-velocity smoother of GNSS alone, and the fix goes out as the source made it. A
+///   GNSS position the filter rejects (a multipath jump beyond its χ² gate) is replaced by the filter's prediction.
+/// - Through an outage a dead-reckoned fix is delivered at the GNSS rate (the last interval between two fixes,
+///   between 0.1 and 1 s; the first 1.5 intervals after the last fix, so a late fix is not doubled) while the last
+///   accepted GNSS position is at most `deadReckoningLimit` s old and the 68 % radius is at most
+///   `deadReckoningAccuracyLimit` m. The vehicle constraint is applied after each GNSS fix and at each dead-reckoned
+///   fix, as `Benchmarks/fusion` applies it.
+public struct InertialFusion: Sendable {
+    public struct Parameters: Sendable, Hashable, Codable {
+        /// The filter's tuning (decision 0095's values by default).
+        public var filter = FusionFilter.Configuration()
+        /// A source whose `expectedAccuracy` is at most this, metres, is GNSS-class: its fixes are fused.
+        public var gnssClassAccuracy: Double = 30
+        /// Seconds after the last accepted GNSS position during which dead-reckoned fixes are delivered:
+        /// `Benchmarks/fusion` measured the filter's accuracy covering the true error up to 60 s outages (90 % at
+        /// 60 s, conservative); beyond, its drift (t² at stops) is not measured.
+        public var deadReckoningLimit: Double = 60
+        /// Largest 68 % radius, metres, of a dead-reckoned fix: the accuracy a Wi-Fi source gives; a worse
+        /// position is no longer worth more than what the other sources offer.
+        public var deadReckoningAccuracyLimit: Double = 100
+        /// Inertial input counts as present while its last sample is at most this many seconds older than a fix;
+        /// after that the filter is dropped and fixes go out as their sources made them.
+        public var inertialTimeout: Double = 1
+
+        public init() {}
+    }
+
+    public let parameters: Parameters
+    public private(set) var filter: FusionFilter
+    /// True when the inertial source is simulated (a replay): its fused fixes say so too.
+    let isSimulated: Bool
+    /// The time of the last plausible sample.
+    private(set) var lastSampleTime: Double?
+    /// The last GNSS-class fix fused, with its engine time and source: the template of dead-reckoned fixes.
+    private(set) var lastGNSS: (fix: Fix, at: Double, source: SourceID)?
+    /// Seconds between GNSS fixes (the last interval, 0.1 ... 1 s).
+    private var gnssInterval: Double = 1
+    /// The time of the last fix delivered from the filter (fused or dead-reckoned).
+    private var lastOutputAt: Double?
+    /// The last fix made from the filter, with its time: what another source must beat in an outage.
+    private(set) var lastFused: (fix: Fix, at: Double)?
+    /// Dead reckoning reached its limit; it starts again with the next GNSS fix.
+    private var deadReckoningEnded = false
+
+    public init(parameters: Parameters = Parameters(), isSimulated: Bool = false) {
+        self.parameters = parameters
+        self.isSimulated = isSimulated
+        filter = FusionFilter(configuration: parameters.filter)
+    }
+
+    /// Whether samples are arriving: the last one is at most `inertialTimeout` before `time`.
+    func hasInertialInput(at time: Double) -> Bool {
+        guard let last = lastSampleTime else { return false }
+        return time - last <= parameters.inertialTimeout
+    }
+
+    /// Fuses a GNSS-class fix that reached the engine at `now`; returns what to deliver in its place.
+    public mutating func fuse(_ fix: Fix, from source: SourceID, at now: Double) -> Fix {
+        if let last = lastGNSS, now > last.at { gnssInterval = min(max(now - last.at, 0.1), 1) }
+        lastGNSS = (fix, now, source)
+        deadReckoningEnded = false
+        filter.update(gnss: fix, at: now)
+        filter.applyVehicleConstraint()
+        guard filter.isAligned, let estimate = filter.estimate else { return fix }
+        lastOutputAt = now
+        let output = fused(estimate, template: fix, timestamp: fix.timestamp)
+        lastFused = (output, now)
+        return output
+    }
+
+    /// Propagates the filter with one sample; returns a dead-reckoned fix when one is due (in an outage).
+    public mutating func propagate(_ sample: InertialSample) -> Fix? {
+        guard sample.isPlausible, sample.time > (lastSampleTime ?? -.infinity) else { return nil }
+        lastSampleTime = sample.time
+        guard filter.propagate(sample), filter.isAligned, !deadReckoningEnded, let gnss = lastGNSS,
+            let lastOutput = lastOutputAt
+        else { return nil }
+        let wait = lastOutput == gnss.at ? 1.5 * gnssInterval : gnssInterval
+        guard sample.time - lastOutput >= wait else { return nil }
+        filter.applyVehicleConstraint()
+        guard let estimate = filter.estimate, estimate.sinceGNSS <= parameters.deadReckoningLimit,
+            estimate.horizontalAccuracy <= parameters.deadReckoningAccuracyLimit
+        else {
+            deadReckoningEnded = true
+            return nil
+        }
+        lastOutputAt = sample.time
+        let timestamp = gnss.fix.timestamp.addingTimeInterval(sample.time - gnss.at)
+        var template = gnss.fix
+        // The altitude is not this filter's: invalid unless a barometer gives one (the engine fuses it after).
+        template.altitude = 0
+        template.ellipsoidalAltitude = 0
+        template.verticalAccuracy = -1
+        template.floor = nil
+        let output = fused(estimate, template: template, timestamp: timestamp)
+        lastFused = (output, sample.time)
+        return output
+    }
+
+    /// The estimate as a fix: position, speed and course with their accuracies from the filter, the rest (altitude,
+    /// floor, accessory) from `template`.
+    private func fused(_ estimate: FusionFilter.Estimate, template: Fix, timestamp: Date) -> Fix {
+        var fix = template
+        fix.latitude = estimate.latitude
+        fix.longitude = estimate.longitude
+        fix.horizontalAccuracy = estimate.horizontalAccuracy
+        fix.speed = estimate.speed
+        fix.speedAccuracy = estimate.speedAccuracy
+        fix.course = estimate.course
+        fix.courseAccuracy = estimate.courseAccuracy
+        fix.timestamp = timestamp
+        fix.isSimulated = template.isSimulated || isSimulated
+        fix.isFused = true
+        return fix
+    }
+}
