@@ -119,13 +119,12 @@ package struct Composition: Sendable {
     /// The IMU the environment offers for fused positions, or nil: the one hook every program's composition asks
     /// (an app's `SharedRuntime`, `locationctl` with live sources, `locationd`).
     ///
-    /// Nil for now: the IIO accelerometer + gyroscope source (issue 40, branch wip-40-iio) plugs in here as
-    /// `IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)` (tried on main's
-    /// merge: it builds, and the fusion and IIO tests pass).
+    /// The first IIO accelerometer + gyroscope under `CORELOCATION_SYSFS_ROOT` (else /sys), its buffer node under
+    /// `CORELOCATION_DEV_ROOT` (else /dev), at 100 Hz (decision 0096); nil without one.
     package static func environmentInertialSource(
         environment: [String: String], scheduler: any Scheduler, logger: Logger
     ) -> (any InertialSource)? {
-        nil
+        IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)
     }
 
     // MARK: Runtimes

@@ -70,4 +70,30 @@ private final class CountingIMU: InertialSource {
         #expect(!imu.isRunning && imu.stops == 1, "off again with the receiver")
         runtime.send(.unregister, from: client)
     }
+
+    /// The hook every program's composition asks (`locationd`, `locationctl`, an app's shared runtime) finds the IIO
+    /// accelerometer + gyroscope under `CORELOCATION_SYSFS_ROOT`, and nothing where there is none (an accelerometer
+    /// alone, as a tilt-compensated compass has, is no IMU).
+    @Test func theEnvironmentsHookFindsAnIIOUnit() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imu-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let device = root + "/bus/iio/devices/iio:device0"
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        func write(_ file: String, _ text: String) throws {
+            try text.write(toFile: device + "/" + file, atomically: true, encoding: .utf8)
+        }
+        try write("name", "bmi160\n")
+        for axis in ["x", "y", "z"] { try write("in_accel_\(axis)_raw", "0\n") }
+        try write("in_accel_scale", "0.000598\n")
+        let environment = ["CORELOCATION_SYSFS_ROOT": root, "CORELOCATION_DEV_ROOT": root + "/dev"]
+        let logger = Logger(label: "test")
+        #expect(Composition.environmentInertialSource(
+            environment: environment, scheduler: ManualScheduler(), logger: logger) == nil)
+        for axis in ["x", "y", "z"] { try write("in_anglvel_\(axis)_raw", "0\n") }
+        try write("in_anglvel_scale", "0.001065\n")
+        let found = try #require(Composition.environmentInertialSource(
+            environment: environment, scheduler: ManualScheduler(), logger: logger))
+        #expect(found.name == "iio:device0 (bmi160)")
+        #expect(!found.isSimulated)
+    }
 }
