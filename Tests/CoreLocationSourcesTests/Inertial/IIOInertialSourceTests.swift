@@ -136,7 +136,9 @@ struct IIOInertialSourceTests {
 
     /// A read that ends inside a scan delivers the complete scans and keeps the rest for the next read.
     @Test func truncatedBufferReadIsCompletedByTheNext() throws {
-        let (_, dev, scheduler, source, recorder) = try Self.startedBMI160()
+        let (fake, dev, scheduler, source, recorder) = try Self.startedBMI160()
+        // The fake tree is removed when its value goes: it must outlive the reads.
+        defer { withExtendedLifetime(fake) {} }
         let scan = Self.bmi160Scan(gyro: (1, 2, 3), accel: (4, 5, 16000), at: Self.t0)
         let next = Self.bmi160Scan(gyro: (7, 8, 9), accel: (10, 11, 16001), at: Self.t0 + 10 * Self.ms)
         try dev.append(0, scan + next.prefix(13))
