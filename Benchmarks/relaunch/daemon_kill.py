@@ -212,27 +212,33 @@ def main():
         else:
             timeouts += 1
         # The event reached the delegate: kill the process that has it, as in the app-kill run.
-        launches = [l.split() for l in lines(log) if l.startswith("launch ")]
-        if launches:
-            pid = int(launches[-1][2])
-            if pid not in killed_apps:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                killed_apps.add(pid)
+        # A process is its launch line (pid and time): pids are reused (pid_max 32768 here).
+        launches = [tuple(l.split()[1:3]) for l in lines(log) if l.startswith("launch ")]
+        if launches and launches[-1] not in killed_apps:
+            try:
+                os.kill(int(launches[-1][1]), signal.SIGKILL)  # just logged its event: still the probe
+            except ProcessLookupError:
+                pass
+            killed_apps.add(launches[-1])
         if (index + 1) % 50 == 0:
             print(f"{index + 1} crossings, {len(events())} delivered, {len(kills)} daemon kills, "
                   f"{time.time() - started:.0f} s", flush=True)
     stop.set()
     time.sleep(5)  # settled: anything late or repeated comes now
     seen = [e[0] for e in events()]
+
+    def kill_probe(pid):
+        # Only a process that is still the probe: its pid may have been reused by anything since.
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if log.encode() in f.read():
+                    os.kill(pid, signal.SIGKILL)
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+
     for l in lines(log):
         if l.startswith("launch "):
-            try:
-                os.kill(int(l.split()[2]), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_probe(int(l.split()[2]))
     for process in (updates, first):
         process.kill()
     holder["daemon"].send_signal(signal.SIGTERM)
