@@ -4,6 +4,8 @@
 # Release build of locationd, locationctl and CoreLocationAppProbe; driver bench.py (Python 3,
 # standard library only). No peer runs on Linux: Apple's and Android's figures are quoted in README.
 # Usage: Benchmarks/relaunch/run.sh [--events 1000]
+#        Benchmarks/relaunch/run.sh --daemon-kills [--events 1000 --seed 37 ...]   (locationd SIGKILLed and
+#        restarted at seeded random moments; lost/duplicated events and reconnect p50/p99: daemon_kill.py)
 set -euo pipefail
 . "$(dirname "$0")/../require.sh"
 require_commands swift python3
@@ -15,4 +17,9 @@ for product in locationd locationctl CoreLocationAppProbe; do
         || { tail -30 "$here/out/build.log"; exit 1; }
 done
 bin="$(swift build -c release --package-path "$root" --show-bin-path)"
-python3 "$here/bench.py" "$bin" --out "$here/out/result.json" "$@"
+if [ "${1:-}" = "--daemon-kills" ]; then
+    shift
+    python3 "$here/daemon_kill.py" "$bin" --out "$here/out/daemon-kill.json" "$@"
+else
+    python3 "$here/bench.py" "$bin" --out "$here/out/result.json" "$@"
+fi

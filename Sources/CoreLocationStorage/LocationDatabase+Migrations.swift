@@ -31,6 +31,9 @@ extension LocationDatabase {
         migrator.registerMigration("v5-beacon-regions") { db in
             try BackgroundStore.addBeaconRegions(db)
         }
+        migrator.registerMigration("v6-authorization-request") { db in
+            try BackgroundStore.addAuthorizationRequest(db)
+        }
         return migrator
     }()
 

@@ -42,6 +42,7 @@ extension DaemonCore {
             return
         }
         peer.state.withLock { $0.launchTargetRecorded = true }
+        storeAuthorizationRequest(app)
         ensureBackgroundClient(app)
         wakeSweep()  // a new executable may be launchable where the old one was refused
     }
@@ -83,6 +84,7 @@ extension DaemonCore {
                 state.apps[key] = app
                 return app
             }
+            askPolicyAgain(app)
             ensureBackgroundClient(app)
             holdServices(app, restarting: true)
             restoreBeaconRegions(app)

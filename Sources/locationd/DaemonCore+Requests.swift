@@ -31,6 +31,7 @@ extension DaemonCore {
         case let .requestAuthorization(always):
             let before = peer.lastSequence
             if always { app.authorization.requestAlways() } else { app.authorization.requestWhenInUse() }
+            rememberAuthorizationRequest(app, always: always)
             // Every request is answered by an authorization event, even when nothing changed (the
             // app waits for one); a prompt under way sends its own when it ends.
             if peer.lastSequence == before, !app.authorization.isRequestInProgress {

@@ -54,6 +54,9 @@ final class DaemonCore: Sendable {
         /// The app's clients of other protocols (GeoClue2, gpsd; decision 0088), by their number: while any is
         /// open the app stays when its last connection closes.
         let protocolClients = Mutex<[UInt64: ProtocolClient]>([:])
+        /// What the app's connections last asked for (`true`: Always), kept with its launch target so that a
+        /// restarted daemon asks the headless policy again for it (issue 37).
+        let authorizationRequest = Mutex<Bool?>(nil)
 
         /// The frame of `delivery` to `client` (the connection's client number): encoded on the
         /// first of the fan-out's clients, the same buffer for the others.

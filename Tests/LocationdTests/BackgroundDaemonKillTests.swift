@@ -49,7 +49,10 @@ import Glibc
         let app: RunningApp
         let daemon: ChildProcess
 
-        init(bundle: String, daemonArguments: [String] = [], daemonEnvironment: [String: String] = [:]) async throws {
+        /// `authorize` false: no stored decision; the daemon's default policy (in `daemonEnvironment`) answers.
+        init(
+            bundle: String, daemonArguments: [String] = [], daemonEnvironment: [String: String] = [:], authorize: Bool = true
+        ) async throws {
             feed = try NMEAFeed()
             let phase = phase
             feed.startPumping(interval: 0.2) { _ in
@@ -61,8 +64,10 @@ import Glibc
             arguments =
                 ["--source", "tcp://127.0.0.1:\(feed.port)", "--region-dwell", "0.6", "--launcher", "exec"] + daemonArguments
             daemon = try await harness.startAndWait(arguments, extra: daemonEnvironment)
-            let allow = try await harness.run("locationctl", ["authorize", bundle, "when-in-use"])
-            #expect(allow.status == 0, "\(allow)")
+            if authorize {
+                let allow = try await harness.run("locationctl", ["authorize", bundle, "when-in-use"])
+                #expect(allow.status == 0, "\(allow)")
+            }
             let plist = try harness.infoPlist(bundle: bundle)
             log = harness.directory + "/app.log"
             let center = BackgroundDaemonKillTests.center
