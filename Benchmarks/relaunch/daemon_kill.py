@@ -25,6 +25,8 @@ policy (`CORELOCATION_DEFAULT_POLICY=when-in-use`) answers, a session-only grant
 (the README's locationd section says what that costs)."""
 import argparse, json, os, random, re, signal, socket, subprocess, threading, time
 
+from bench import pct  # the app-kill run's percentile, so both runs' figures mean the same
+
 CENTER = (52.52, 13.405)
 NORTH = 52.5254  # 600 m north: outside the 200 m region
 
@@ -85,11 +87,6 @@ class Feed:
                         self.clients.remove(client)
                         client.close()
             time.sleep(self.interval)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
 def main():
