@@ -51,9 +51,8 @@ public struct InertialFusion: Sendable {
     private(set) var lastGNSS: (fix: Fix, at: Double, source: SourceID)?
     /// Seconds between GNSS fixes (the last interval, 0.1 ... 1 s).
     private var gnssInterval: Double = 1
-    /// The time of the last fix delivered from the filter (fused or dead-reckoned).
-    private var lastOutputAt: Double?
-    /// The last fix made from the filter, with its time: what another source must beat in an outage.
+    /// The last fix made from the filter (fused or dead-reckoned), with its time: when the next dead-reckoned fix
+    /// falls due, and what another source must beat in an outage.
     private(set) var lastFused: (fix: Fix, at: Double)?
     /// Dead reckoning reached its limit; it starts again with the next GNSS fix.
     private var deadReckoningEnded = false
@@ -78,7 +77,6 @@ public struct InertialFusion: Sendable {
         filter.update(gnss: fix, at: now)
         filter.applyVehicleConstraint()
         guard filter.isAligned, let estimate = filter.estimate else { return fix }
-        lastOutputAt = now
         let output = fused(estimate, template: fix, timestamp: fix.timestamp)
         lastFused = (output, now)
         return output
@@ -89,7 +87,7 @@ public struct InertialFusion: Sendable {
         guard sample.isPlausible, sample.time > (lastSampleTime ?? -.infinity) else { return nil }
         lastSampleTime = sample.time
         guard filter.propagate(sample), filter.isAligned, !deadReckoningEnded, let gnss = lastGNSS,
-            let lastOutput = lastOutputAt
+            let lastOutput = lastFused?.at
         else { return nil }
         let wait = lastOutput == gnss.at ? 1.5 * gnssInterval : gnssInterval
         guard sample.time - lastOutput >= wait else { return nil }
@@ -100,7 +98,6 @@ public struct InertialFusion: Sendable {
             deadReckoningEnded = true
             return nil
         }
-        lastOutputAt = sample.time
         let timestamp = gnss.fix.timestamp.addingTimeInterval(sample.time - gnss.at)
         var template = gnss.fix
         // The altitude is not this filter's: invalid unless a barometer gives one (the engine fuses it after).
