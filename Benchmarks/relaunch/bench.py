@@ -39,6 +39,16 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else float("nan")
 
 
+def kill_probe(pid, log):
+    """SIGKILL pid only if it is still the probe writing `log`: by the end of a run its pid may be anything's."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if log.encode() in f.read():
+                os.kill(pid, signal.SIGKILL)
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin")
@@ -107,13 +117,9 @@ def main():
                 killed.add(pid)
         time.sleep(0.005)
     time.sleep(1)
-    current = lines()
-    for l in current:
+    for l in lines():
         if l.startswith("launch "):
-            try:
-                os.kill(int(l.split()[2]), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_probe(int(l.split()[2]), log)
     daemon.send_signal(signal.SIGTERM)
     daemon.wait(timeout=10)
     first.wait(timeout=10)

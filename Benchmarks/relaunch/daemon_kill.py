@@ -25,7 +25,7 @@ policy (`CORELOCATION_DEFAULT_POLICY=when-in-use`) answers, a session-only grant
 (the README's locationd section says what that costs)."""
 import argparse, json, os, random, re, signal, socket, subprocess, threading, time
 
-from bench import pct  # the app-kill run's percentile, so both runs' figures mean the same
+from bench import kill_probe, pct  # the app-kill run's percentile, so both runs' figures mean the same
 
 CENTER = (52.52, 13.405)
 NORTH = 52.5254  # 600 m north: outside the 200 m region
@@ -224,18 +224,9 @@ def main():
     time.sleep(5)  # settled: anything late or repeated comes now
     seen = [e[0] for e in events()]
 
-    def kill_probe(pid):
-        # Only a process that is still the probe: its pid may have been reused by anything since.
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if log.encode() in f.read():
-                    os.kill(pid, signal.SIGKILL)
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-
     for l in lines(log):
         if l.startswith("launch "):
-            kill_probe(int(l.split()[2]))
+            kill_probe(int(l.split()[2]), log)
     for process in (updates, first):
         process.kill()
     holder["daemon"].send_signal(signal.SIGTERM)
