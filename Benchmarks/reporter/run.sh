@@ -29,7 +29,7 @@ declare -A configs=(
     [bounded-e10-f50]="--policy bounded --epsilon 10 --freshness 50"
     [bounded-e25-off]="--policy bounded --epsilon 25 --freshness off"
     [bounded-e25-f50]="--policy bounded --epsilon 25 --freshness 50"
-    [bounded-e10-off-wander]="--policy bounded --epsilon 10 --freshness off --wandering-stays"
+    [bounded-e10-off-nowander]="--policy bounded --epsilon 10 --freshness off --no-wandering-stays"
 )
 python3 "$here/synth.py" "$out/synthetic-data"
 # run DIRECTORY GPX...: every configuration on each track, into DIRECTORY/<config>/<track>.jsonl.

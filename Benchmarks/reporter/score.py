@@ -221,7 +221,7 @@ CONFIGS = [
     ("bounded-e10-f50", "bounded ε 10 m, freshness 50 m (default)", 10, 50),
     ("bounded-e25-off", "bounded ε 25 m, freshness off", 25, None),
     ("bounded-e25-f50", "bounded ε 25 m, freshness 50 m", 25, 50),
-    ("bounded-e10-off-wander", "bounded ε 10 m, freshness off, wandering stays (0064)", 10, None),
+    ("bounded-e10-off-nowander", "bounded ε 10 m, freshness off, no wandering stays (before 0064's fourth section)", 10, None),
 ]
 
 

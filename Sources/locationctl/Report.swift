@@ -73,10 +73,10 @@ extension LocationCtl {
         @Option(help: ArgumentHelp("Heartbeat while settled, seconds (at least 3600; default none).", valueName: "s"))
         var heartbeat: Double?
 
-        @Flag(help: ArgumentHelp(
-            "Settle stays whose fixes wander 20-150 m around a building (bounded policy, decision 0064): quieter "
-                + "indoors, at the price of ε on walks that circle a few blocks."))
-        var wanderingStays = false
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+            "Settle stays whose fixes wander 20-150 m around a building but do not keep a direction (bounded "
+                + "policy, decision 0064); --no-wandering-stays: only stillness, dwell, visits and silence settle."))
+        var wanderingStays = true
 
         @Flag(name: .customLong("dry-run"), help: "Decide and print, but queue and upload nothing.")
         var dryRun = false
@@ -163,7 +163,7 @@ extension LocationCtl {
                 parameters.epsilon = epsilon
                 parameters.freshness = freshness.value
                 parameters.heartbeatInterval = heartbeat
-                if wanderingStays { parameters.stays = BoundedPolicy.Parameters.wanderingStays }
+                if !wanderingStays { parameters.stays = nil }
                 return .bounded(BoundedPolicy(parameters: parameters))
             }
         }

@@ -117,4 +117,85 @@ import Testing
         let sed = SynchronizedDistance.sed(of: walkOut.map(ReportPoint.init), against: track)
         #expect((sed.max() ?? .infinity) <= 10 + 1e-9, "max SED \(sed.max() ?? .infinity) m")
     }
+
+    /// A stroll round a city block (an 80–120 m square at 0.8 m/s, four laps, outdoor error) between two straight
+    /// walks: its fixes stay within the tracker's envelope for 7–10 minutes a lap, as a wander's do, but its moves
+    /// keep their direction between corners (the real Lyon walk that kept the rule off by default, decision 0064).
+    /// It is no stay: no arrival, and ε holds on every fix. With the persistence test off the tracker settles it.
+    /// (Smaller squares, or slower, the visit detector settles with or without the tracker: not this rule's.)
+    @Test(arguments: [31, 32, 33] as [UInt64], [(80.0, 0.8), (100, 0.8), (120, 0.8)])
+    func aWalkRoundABlockIsNoStay(seed: UInt64, block: (side: Double, speed: Double)) throws {
+        let (side, speed) = block
+        var wander = Wander(source: SeededTrack(seed: seed))
+        var fixes: [Fix] = []
+        var t = 0.0
+        func add(_ x: Double, _ y: Double) {
+            let (e, n) = wander.step(dt: 2, sigma: 3, tau: 20)
+            fixes.append(fix(x: x + e, y: y + n, t: t))
+            t += 2
+        }
+        while t < 300 { add(-390 - side / 2 + 1.3 * t, -side / 2) }
+        let lap = 4 * side / speed
+        while t < 300 + 4 * lap {
+            let along = (t - 300).truncatingRemainder(dividingBy: lap) * speed
+            let leg = min(Int(along / side), 3)
+            let d = along - Double(leg) * side
+            let h = side / 2
+            let (x, y): (Double, Double) = [(-h + d, -h), (h, -h + d), (h - d, h), (-h, h - d)][leg]
+            add(x, y)
+        }
+        let away = t
+        while t < away + 300 { add(-side / 2, -side / 2 - 1.3 * (t - away)) }
+
+        let decisions = run(fixes, parameters(wandering: true))
+        #expect(!decisions.contains { $0.kind == .arrival }, "\(decisions.filter { $0.kind == .arrival }.map(\.reason))")
+        let track = decisions.map(\.point).sorted { $0.time < $1.time }
+        let sed = SynchronizedDistance.sed(of: fixes.map(ReportPoint.init), against: track)
+        #expect((sed.max() ?? .infinity) <= 10 + 1e-9, "max SED \(sed.max() ?? .infinity) m")
+
+        var persistenceOff = parameters(wandering: true)
+        persistenceOff.wanderPersistence = .infinity
+        #expect(run(fixes, persistenceOff).contains { $0.kind == .arrival })
+    }
+
+    /// After a stay whose fixes wander (20 m RMS), the user walks once round the place, 90 m out — inside the
+    /// tracker's envelope (at least 100 m), so the tracker would hold the stay through the whole walk — then away.
+    /// The walk's moves keep their direction over the tracker's window, and it is traced within ε. With the
+    /// walking-away test off, the lap is swallowed by the stay.
+    @Test(arguments: [41, 42, 43] as [UInt64])
+    func aWalkRoundThePlaceInsideTheEnvelopeIsTraced(seed: UInt64) throws {
+        var wander = Wander(source: SeededTrack(seed: seed))
+        var fixes: [Fix] = []
+        var walking: [Fix] = []
+        var t = 0.0
+        func add(_ x: Double, _ y: Double, sigma: Double, tau: Double, moving: Bool) {
+            let (e, n) = wander.step(dt: 2, sigma: sigma, tau: tau)
+            let f = fix(x: x + e, y: y + n, t: t)
+            fixes.append(f)
+            if moving { walking.append(f) }
+            t += 2
+        }
+        while t < 300 { add(-360 + 1.2 * t, 0, sigma: 3, tau: 20, moving: true) }
+        while t < 1200 { add(0, 0, sigma: 15, tau: 120, moving: false) }
+        let radius = 90.0
+        let out = t
+        while t < out + radius / 1.2 { add(0, 1.2 * (t - out), sigma: 3, tau: 20, moving: true) }
+        let round = t
+        let lap = 2 * .pi * radius / 1.2
+        while t < round + lap {
+            let angle = (t - round) * 1.2 / radius
+            add(radius * sin(angle), radius * cos(angle), sigma: 3, tau: 20, moving: true)
+        }
+        let away = t
+        while t < away + 300 { add(0, radius + 1.2 * (t - away), sigma: 3, tau: 20, moving: true) }
+
+        func maxSED(_ parameters: BoundedPolicy.Parameters) -> Double {
+            let track = run(fixes, parameters).map(\.point).sorted { $0.time < $1.time }
+            return SynchronizedDistance.sed(of: walking.map(ReportPoint.init), against: track).max() ?? .infinity
+        }
+        #expect(maxSED(parameters(wandering: true)) <= 10 + 1e-9)
+        var off = parameters(wandering: true)
+        off.walkAwayPersistence = .infinity
+        #expect(maxSED(off) > 10)
+    }
 }

@@ -16,10 +16,10 @@ tracks=("$root"/Benchmarks/visits/tracks/*.gpx "$out"/urban/*.gpx)
 "$bin" "$out/e10-off" 10 off "${tracks[@]}"
 "$bin" "$out/e25-off" 25 off "${tracks[@]}"
 "$bin" "$out/e10-f50" 10 50 "${tracks[@]}"
-WANDER=on "$bin" "$out/e10-off-wander" 10 off "${tracks[@]}"
-WANDER=on "$bin" "$out/e25-off-wander" 25 off "${tracks[@]}"
+WANDER=off "$bin" "$out/e10-off-nowander" 10 off "${tracks[@]}"
+WANDER=off "$bin" "$out/e25-off-nowander" 25 off "${tracks[@]}"
 specs=("ε 10 m, freshness off=$out/e10-off:10" "ε 25 m, freshness off=$out/e25-off:25" "ε 10 m, freshness 50 m (default)=$out/e10-f50:10"
-    "ε 10 m, freshness off, wandering stays=$out/e10-off-wander:10" "ε 25 m, freshness off, wandering stays=$out/e25-off-wander:25")
+    "ε 10 m, freshness off, no wandering stays=$out/e10-off-nowander:10" "ε 25 m, freshness off, no wandering stays=$out/e25-off-nowander:25")
 if [ -n "${1:-}" ]; then
     "$1" "$out/base-e10-off" 10 off "${tracks[@]}"
     "$1" "$out/base-e25-off" 25 off "${tracks[@]}"

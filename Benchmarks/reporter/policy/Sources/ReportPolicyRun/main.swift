@@ -16,8 +16,9 @@ guard arguments.count >= 5, let epsilon = Double(arguments[2]) else {
 var parameters = BoundedPolicy.Parameters()
 parameters.epsilon = epsilon
 parameters.freshness = arguments[3] == "off" ? nil : Double(arguments[3])
-// WANDER=on: with decision 0064's stays whose fixes wander (`locationctl report --wandering-stays`).
-if ProcessInfo.processInfo.environment["WANDER"] == "on" { parameters.stays = BoundedPolicy.Parameters.wanderingStays }
+// WANDER=off: without decision 0064's stays whose fixes wander (`locationctl report --no-wandering-stays`), the
+// default before 2026-11-29's persistence test.
+if ProcessInfo.processInfo.environment["WANDER"] == "off" { parameters.stays = nil }
 // Tuning knobs (tuning half only): the stay tracker's parameters for the reporter.
 func knob(_ name: String) -> Double? { ProcessInfo.processInfo.environment[name].flatMap(Double.init) }
 if var stays = parameters.stays {
@@ -31,6 +32,10 @@ if var stays = parameters.stays {
     parameters.stays = stays
 }
 if let v = knob("WSPREAD") { parameters.wanderSpread = v }
+if let v = knob("WPERSIST") { parameters.wanderPersistence = v }
+if let v = knob("WSTEP") { parameters.wanderStep = v }
+if let v = knob("WLEAVE") { parameters.walkAwayPersistence = v }
+if let v = knob("WLEAVED") { parameters.walkAwaySpreads = v }
 let out = URL(fileURLWithPath: arguments[1])
 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
 let pattern = /<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)">(?:(?!<\/trkpt>)[\s\S])*?<time>([^<]+)<\/time>/
