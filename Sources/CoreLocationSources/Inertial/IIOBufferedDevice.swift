@@ -118,7 +118,9 @@ struct IIOBufferedDevice: Sendable {
         _ device: IIODevice, types: [String], rate: Double, sysfsRoot: String, devRoot: String
     ) throws(IIOError) -> IIOBufferedDevice {
         let path = device.path
-        guard let layout = IIOBufferLayout.of(path) else { throw IIOError(message: "\(device.deviceName) has no buffer") }
+        guard let layout = IIOBufferLayout.of(path) else {
+            throw IIOError(message: "\(device.deviceName) has no buffer")
+        }
         try write("0", to: path + "/" + layout.buffer + "/enable", device)
         let frequency = setSamplingFrequency(device, types: types, rate: rate)
         let triggerFile = path + "/trigger/current_trigger"
@@ -134,7 +136,8 @@ struct IIOBufferedDevice: Sendable {
             }
         }
         do {
-            var opened = try enable(device, types: types, layout: layout, rate: rate, frequency: frequency, devRoot: devRoot)
+            var opened = try enable(
+                device, types: types, layout: layout, rate: rate, frequency: frequency, devRoot: devRoot)
             opened.previousTrigger = previousTrigger
             return opened
         } catch {

@@ -6,7 +6,8 @@ import Foundation
 /// `<chip>_accel` and `<chip>_gyro`).
 ///
 /// Found by channel type under `<sysfsRoot>/bus/iio/devices`: a device is an accelerometer when it has
-/// `in_accel_{x,y,z}_raw` or the three `scan_elements/in_accel_{x,y,z}_en` (`buffer0/…` in buffers v2), a gyroscope likewise with `anglvel`.
+/// `in_accel_{x,y,z}_raw` or the three `scan_elements/in_accel_{x,y,z}_en` (`buffer0/…` in buffers v2), a gyroscope
+/// likewise with `anglvel`.
 /// Pairing rule (decision 0096), first match wins, devices in directory-name order:
 /// 1. a device with both channel types;
 /// 2. an accelerometer and a gyroscope whose device directories (sysfs symlinks) resolve to the same parent device

@@ -16,7 +16,9 @@ private final class FakeIMU: InertialSource {
     var name: String { "fake-imu" }
     var isSimulated: Bool { false }
     var sampleRate: Double { 100 }
-    func start(_ handler: @escaping @Sendable (InertialSourceEvent) -> Void) { events.handler.withLock { $0 = handler } }
+    func start(_ handler: @escaping @Sendable (InertialSourceEvent) -> Void) {
+        events.handler.withLock { $0 = handler }
+    }
     func stop() { events.handler.withLock { $0 = nil } }
 }
 
@@ -24,7 +26,9 @@ private final class FakeCompass: HeadingSource {
     let events = Captured<HeadingSourceEvent>()
     var name: String { "fake-compass" }
     var isSimulated: Bool { false }
-    func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) { events.handler.withLock { $0 = handler } }
+    func start(_ handler: @escaping @Sendable (HeadingSourceEvent) -> Void) {
+        events.handler.withLock { $0 = handler }
+    }
     func stop() { events.handler.withLock { $0 = nil } }
 }
 
@@ -125,6 +129,6 @@ struct CompassedInertialSourceTests {
         #expect(abs((heading?.degrees ?? .nan) - 30) < 0.5, "\(String(describing: heading))")
         let levelAnswer = HeadingMath.magneticHeading(
             field: field, up: DeviceVector(x: 0, y: 0, z: 1), of: DeviceVector(x: 1, y: 0, z: 0))
-        #expect(abs((levelAnswer ?? 30) - 30) > 5, "taken as level the answer differs: \(String(describing: levelAnswer))")
+        #expect(abs((levelAnswer ?? 30) - 30) > 5, "taken as level: \(String(describing: levelAnswer))")
     }
 }
