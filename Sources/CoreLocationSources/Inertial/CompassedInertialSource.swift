@@ -69,7 +69,7 @@ public final class CompassedInertialSource: InertialSource {
         }
     }
 
-    /// `samples` with the pending compass reading attached to the first one at or after it was read.
+    /// `samples` with the pending compass reading attached to the first plausible one at or after it was read.
     func attachingHeadings(to samples: [InertialSample]) -> [InertialSample] {
         state.withLock { state in
             var samples = samples
@@ -83,7 +83,8 @@ public final class CompassedInertialSource: InertialSource {
                     state.up = f
                 }
                 if s.isPlausible { state.lastSampleTime = max(state.lastSampleTime ?? s.time, s.time) }
-                if let pending = state.pending, s.time >= pending.at {
+                // Not on a sample the filter will drop (implausible): the heading would go with it.
+                if s.isPlausible, let pending = state.pending, s.time >= pending.at {
                     samples[k].heading = pending.heading
                     state.pending = nil
                 }

@@ -48,9 +48,9 @@ struct CompassedInertialSourceTests {
             rotationRateY: 0, rotationRateZ: 0)
     }
 
-    /// The reading read at 0.05 s goes on the first sample at or after 0.05 s and on no other, as the heading of +x
-    /// (30°, magnetic, its accuracy); an uncalibrated reading goes on none; a reading from before `stop` does not
-    /// survive into the next run.
+    /// The reading read at 0.05 s goes on the first plausible sample at or after 0.05 s and on no other, as the
+    /// heading of +x (30°, magnetic, its accuracy); an uncalibrated reading goes on none; a reading from before `stop`
+    /// does not survive into the next run.
     @Test func theCompassReadingGoesOnTheNextSampleAsTheBodysHeading() {
         let scheduler = ManualScheduler()
         let imu = FakeIMU()
@@ -63,17 +63,19 @@ struct CompassedInertialSourceTests {
         imu.events.send(.samples([Self.level(0), Self.level(0.01)]))
         scheduler.advance(by: 0.05)
         compass.events.send(.sample(HeadingSample(field: Self.field(heading: 30), accuracy: 4, timestamp: Date())))
-        imu.events.send(.samples([0.04, 0.05, 0.06].map(Self.level)))
+        var broken = Self.level(0.05)
+        broken.accelerationX = .nan  // dropped by the filter: the heading must not go with it
+        imu.events.send(.samples([Self.level(0.04), broken, Self.level(0.06), Self.level(0.07)]))
         let samples = received.withLock { $0 }
-        #expect(samples.map(\.time) == [0, 0.01, 0.04, 0.05, 0.06])
-        #expect(samples.map { $0.heading != nil } == [false, false, false, true, false])
-        let heading = samples[3].heading
+        #expect(samples.map(\.time) == [0, 0.01, 0.04, 0.05, 0.06, 0.07])
+        #expect(samples.map { $0.heading != nil } == [false, false, false, false, true, false])
+        let heading = samples[4].heading
         #expect(abs((heading?.degrees ?? .nan) - 30) < 1e-9)
         #expect(heading?.accuracy == 4)
         #expect(heading?.isTrue == false)
 
         compass.events.send(.sample(HeadingSample(field: Self.field(heading: 50), accuracy: -1, timestamp: Date())))
-        imu.events.send(.samples([Self.level(0.07)]))
+        imu.events.send(.samples([Self.level(0.08)]))
         #expect(received.withLock { $0.last?.heading } == nil, "an uncalibrated compass is not attached")
 
         scheduler.advance(by: 0.05)
