@@ -21,6 +21,10 @@ import Foundation
 ///   accepted GNSS position is at most `deadReckoningLimit` s old and the 68 % radius is at most
 ///   `deadReckoningAccuracyLimit` m. The vehicle constraint is applied after each GNSS fix and at each dead-reckoned
 ///   fix, as `Benchmarks/fusion` applies it.
+/// - A compass heading carried by a sample (`InertialSample.heading`, the body's x axis) updates the filter's yaw,
+///   and aligns it if nothing has (standing still, before the first course): a magnetic heading plus the WMM2025
+///   declination at the last GNSS fix (place and date), a true one as it is; one with an unknown accuracy (an
+///   uncalibrated magnetometer, accuracy −1) or before the first GNSS fix is not used.
 public struct InertialFusion: Sendable {
     public struct Parameters: Sendable, Hashable, Codable {
         /// The filter's tuning (decision 0095's values by default).
@@ -56,6 +60,9 @@ public struct InertialFusion: Sendable {
     private(set) var lastFused: (fix: Fix, at: Double)?
     /// Dead reckoning reached its limit; it starts again with the next GNSS fix.
     private var deadReckoningEnded = false
+    /// Degrees east of true north of the magnetic north at the last GNSS fix (WMM2025), nil before a fix or where
+    /// the model has no answer: a magnetic heading is turned into a true one with it.
+    private(set) var declination: Double?
 
     public init(parameters: Parameters = Parameters(), isSimulated: Bool = false) {
         self.parameters = parameters
@@ -74,6 +81,11 @@ public struct InertialFusion: Sendable {
         if let last = lastGNSS, now > last.at { gnssInterval = min(max(now - last.at, 0.1), 1) }
         lastGNSS = (fix, now, source)
         deadReckoningEnded = false
+        declination = HeadingMath.declination(
+            at: HeadingLocation(
+                latitude: fix.latitude, longitude: fix.longitude,
+                ellipsoidalAltitude: fix.verticalAccuracy > 0 ? fix.ellipsoidalAltitude : 0),
+            date: fix.timestamp)
         filter.update(gnss: fix, at: now)
         filter.applyVehicleConstraint()
         guard filter.isAligned, let estimate = filter.estimate else { return fix }
@@ -86,7 +98,9 @@ public struct InertialFusion: Sendable {
     public mutating func propagate(_ sample: InertialSample) -> Fix? {
         guard sample.isPlausible, sample.time > (lastSampleTime ?? -.infinity) else { return nil }
         lastSampleTime = sample.time
-        guard filter.propagate(sample), filter.isAligned, !deadReckoningEnded, let gnss = lastGNSS,
+        guard filter.propagate(sample) else { return nil }
+        if let heading = sample.heading { update(heading, at: sample.time) }
+        guard filter.isAligned, !deadReckoningEnded, let gnss = lastGNSS,
             let lastOutput = lastFused?.at
         else { return nil }
         let wait = lastOutput == gnss.at ? 1.5 * gnssInterval : gnssInterval
@@ -108,6 +122,21 @@ public struct InertialFusion: Sendable {
         let output = fused(estimate, template: template, timestamp: timestamp)
         lastFused = (output, sample.time)
         return output
+    }
+
+    /// A compass heading of the body into the filter: true as it is, magnetic with the declination at the last GNSS
+    /// fix; nothing without a usable accuracy or (magnetic) a declination.
+    private mutating func update(_ heading: InertialSample.BodyHeading, at time: Double) {
+        guard heading.accuracy > 0, heading.accuracy.isFinite, heading.degrees.isFinite else { return }
+        let degrees: Double
+        if heading.isTrue {
+            degrees = heading.degrees
+        } else if let declination {
+            degrees = HeadingMath.normalized(heading.degrees + declination)
+        } else {
+            return
+        }
+        filter.update(heading: degrees, accuracy: heading.accuracy, at: time)
     }
 
     /// The estimate as a fix: position, speed and course with their accuracies from the filter, the rest (altitude,

@@ -18,11 +18,32 @@ public struct InertialSample: Sendable, Hashable, Codable {
     public var rotationRateX: Double
     public var rotationRateY: Double
     public var rotationRateZ: Double
+    /// A compass reading of the body's heading (its x axis) taken with this sample, if any: the runtime attaches
+    /// one to the first sample at or after the compass was read (decision 0095, Compass).
+    public var heading: BodyHeading?
+
+    /// The heading of the body's x axis as a compass gives it.
+    public struct BodyHeading: Sendable, Hashable, Codable {
+        /// Degrees clockwise from north, [0, 360).
+        public var degrees: Double
+        /// 1 σ, degrees; not positive or not finite: unknown (an uncalibrated magnetometer), not used.
+        public var accuracy: Double
+        /// True for a heading from true north (a GNSS compass); false for a magnetometer's, from magnetic north,
+        /// to which the filter adds the WMM2025 declination at its position.
+        public var isTrue: Bool
+
+        public init(degrees: Double, accuracy: Double, isTrue: Bool) {
+            self.degrees = degrees
+            self.accuracy = accuracy
+            self.isTrue = isTrue
+        }
+    }
 
     public init(
         time: Double, accelerationX: Double, accelerationY: Double, accelerationZ: Double,
-        rotationRateX: Double, rotationRateY: Double, rotationRateZ: Double
+        rotationRateX: Double, rotationRateY: Double, rotationRateZ: Double, heading: BodyHeading? = nil
     ) {
+        self.heading = heading
         self.time = time
         self.accelerationX = accelerationX
         self.accelerationY = accelerationY

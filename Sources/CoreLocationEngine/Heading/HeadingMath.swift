@@ -16,15 +16,21 @@ public enum HeadingMath {
         field: DeviceVector, gravity: DeviceVector?,
         orientation: HeadingOrientation
     ) -> Double? {
-        let up = gravity ?? DeviceVector(x: 0, y: 0, z: 1)
-        guard field.isFinite, up.isFinite else { return nil }
+        magneticHeading(field: field, up: gravity ?? DeviceVector(x: 0, y: 0, z: 1), of: referenceAxis(orientation))
+    }
+
+    /// Magnetic heading of `reference` (any vector in the field's frame: its horizontal part is what points), degrees
+    /// in [0, 360), with `up` the direction away from the Earth in the same frame; nil when it cannot be
+    /// determined (zero field, field parallel to up, axis vertical). The fusion filter's compass asks it for the
+    /// body's x axis (decision 0095, Compass).
+    public static func magneticHeading(field: DeviceVector, up: DeviceVector, of reference: DeviceVector) -> Double? {
+        guard field.isFinite, up.isFinite, reference.isFinite else { return nil }
         let east = field.cross(up)
         let eastLength = east.length
         guard up.length > 0, eastLength > 1e-9 * field.length * up.length else { return nil }
         let e = (1 / eastLength) * east
         let u = (1 / up.length) * up
         let n = u.cross(e)
-        let reference = referenceAxis(orientation)
         let along = (e.dot(reference), n.dot(reference))
         guard (along.0 * along.0 + along.1 * along.1).squareRoot() > 1e-6 else { return nil }
         return normalized(atan2(along.0, along.1) * 180 / .pi)

@@ -120,11 +120,21 @@ package struct Composition: Sendable {
     /// (an app's `SharedRuntime`, `locationctl` with live sources, `locationd`).
     ///
     /// The first IIO accelerometer + gyroscope under `CORELOCATION_SYSFS_ROOT` (else /sys), its buffer node under
-    /// `CORELOCATION_DEV_ROOT` (else /dev), at 100 Hz (decision 0096); nil without one.
+    /// `CORELOCATION_DEV_ROOT` (else /dev), at 100 Hz (decision 0096); nil without one. With an IIO magnetometer
+    /// under the same root its headings go with the samples into the filter (`CompassedInertialSource`, decision
+    /// 0095, Compass), unless `CORELOCATION_IMU_COMPASS=0` says the magnetometer does not turn with the IMU.
     package static func environmentInertialSource(
         environment: [String: String], scheduler: any Scheduler, logger: Logger
     ) -> (any InertialSource)? {
-        IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)
+        guard let imu = IIOInertialSource.discover(environment: environment, scheduler: scheduler, logger: logger)
+        else { return nil }
+        guard environment["CORELOCATION_IMU_COMPASS"] != "0",
+            let compass = IIOHeadingSource.discover(
+                sysfsRoot: BarometerSpec.sysfsRoot(environment: environment), scheduler: scheduler,
+                store: MagnetometerCalibrationStore(
+                    directory: MagnetometerCalibrationStore.defaultDirectory(environment: environment)))
+        else { return imu }
+        return CompassedInertialSource(imu, compass: compass, scheduler: scheduler)
     }
 
     // MARK: Runtimes

@@ -6,9 +6,36 @@ import Foundation
     import Darwin
 #endif
 
+/// Where a device's buffer attributes and scan elements are (Linux `Documentation/ABI/testing/sysfs-bus-iio`): the
+/// first buffer's `buffer/` + `scan_elements/`, which every kernel with buffers has (since 5.11 kept for buffer 0),
+/// else buffers v2's `buffer0/`, which holds both (`buffer0/enable`, `buffer0/length`, `buffer0/in_*_en`).
+struct IIOBufferLayout: Sendable, Hashable {
+    /// The directory of `enable` and `length`, relative to the device.
+    let buffer: String
+    /// The directory of the scan elements (`<channel>_en`, `_index`, `_type`), relative to the device.
+    let scanElements: String
+
+    static let legacy = IIOBufferLayout(buffer: "buffer", scanElements: "scan_elements")
+    static let v2 = IIOBufferLayout(buffer: "buffer0", scanElements: "buffer0")
+
+    /// The layout of the device at `path`: legacy when it has `scan_elements/`, else v2 when it has `buffer0/`,
+    /// else nil (no buffer).
+    static func of(_ path: String) -> IIOBufferLayout? {
+        var isDirectory: ObjCBool = false
+        for layout in [legacy, v2] {
+            if FileManager.default.fileExists(atPath: path + "/" + layout.scanElements, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                return layout
+            }
+        }
+        return nil
+    }
+}
+
 /// One IIO device read through its buffer (`/dev/iio:deviceN`), for the channel types of an inertial unit: what
 /// makes it usable (`check`), turning it on (`open`: sampling frequency, trigger, scan elements, buffer length,
-/// enable), reading what has arrived, and turning it off (`close`: `buffer/enable` 0).
+/// enable), reading what has arrived, and turning it off (`close`: `enable` 0, the trigger as it was before `open`).
 ///
 /// The node is opened non-blocking and read on the owner's scheduler: a read takes what the kernel holds (the
 /// buffer keeps `bufferSeconds` of scans), so a test can stand a regular file or a FIFO in for the node.
@@ -17,6 +44,10 @@ struct IIOBufferedDevice: Sendable {
     /// "accel", "anglvel" or both.
     let types: [String]
     let node: String
+    let layout: IIOBufferLayout
+    /// `trigger/current_trigger` before `open` set it ("" for none), put back by `close`; nil when `open` left it
+    /// as it was (it was already the one used, or the device has no trigger).
+    private(set) var previousTrigger: String?
     private(set) var decoder: IIOBufferDecoder
     /// The IIO clock the scan timestamps are on (`current_timestamp_clock`), e.g. "realtime", "monotonic".
     private(set) var timestampClock: String
@@ -39,14 +70,15 @@ struct IIOBufferedDevice: Sendable {
     /// `<name>-devN`) unless the device has no `trigger/` (a hardware FIFO: st_lsm6dsx), and a readable node.
     static func check(_ device: IIODevice, types: [String], sysfsRoot: String, devRoot: String) -> String? {
         let fm = FileManager.default
-        let scan = device.path + "/scan_elements/"
+        guard let layout = IIOBufferLayout.of(device.path) else { return "\(device.deviceName) has no buffer" }
+        let scan = device.path + "/" + layout.scanElements + "/"
         for channel in axisChannels(types) {
             for suffix in ["_en", "_index", "_type"] where !fm.fileExists(atPath: scan + channel + suffix) {
-                return "\(device.deviceName) has no buffer (scan_elements/\(channel)\(suffix))"
+                return "\(device.deviceName) has no buffer (\(layout.scanElements)/\(channel)\(suffix))"
             }
         }
-        guard fm.isWritableFile(atPath: device.path + "/buffer/enable") else {
-            return "\(device.deviceName): buffer/enable is not writable by this user"
+        guard fm.isWritableFile(atPath: device.path + "/" + layout.buffer + "/enable") else {
+            return "\(device.deviceName): \(layout.buffer)/enable is not writable by this user"
         }
         if fm.fileExists(atPath: device.path + "/trigger/current_trigger"),
             trigger(for: device, sysfsRoot: sysfsRoot) == nil
@@ -79,22 +111,49 @@ struct IIOBufferedDevice: Sendable {
     }
 
     /// Turns the buffer on and opens the node: buffer off first (a previous run may have left it on), the sampling
-    /// frequency nearest `rate` from above among the available ones, the trigger, only this unit's axes and the
-    /// timestamp enabled (every other scan element off, so the scan holds what the layout says), a buffer of
-    /// `bufferSeconds`, buffer on.
+    /// frequency nearest `rate` from above among the available ones, the trigger (the one there before is kept for
+    /// `close`, and put back if opening fails after it), only this unit's axes and the timestamp enabled (every
+    /// other scan element off, so the scan holds what the layout says), a buffer of `bufferSeconds`, buffer on.
     static func open(
         _ device: IIODevice, types: [String], rate: Double, sysfsRoot: String, devRoot: String
     ) throws(IIOError) -> IIOBufferedDevice {
         let path = device.path
-        try write("0", to: path + "/buffer/enable", device)
+        guard let layout = IIOBufferLayout.of(path) else {
+            throw IIOError(message: "\(device.deviceName) has no buffer")
+        }
+        try write("0", to: path + "/" + layout.buffer + "/enable", device)
         let frequency = setSamplingFrequency(device, types: types, rate: rate)
-        if FileManager.default.fileExists(atPath: path + "/trigger/current_trigger") {
+        let triggerFile = path + "/trigger/current_trigger"
+        var previousTrigger: String?
+        if FileManager.default.fileExists(atPath: triggerFile) {
             guard let trigger = trigger(for: device, sysfsRoot: sysfsRoot) else {
                 throw IIOError(message: "\(device.deviceName) has no trigger")
             }
-            try write(trigger, to: path + "/trigger/current_trigger", device)
+            let before = try text(triggerFile, device)
+            if before != trigger {
+                try write(trigger, to: triggerFile, device)
+                previousTrigger = before
+            }
         }
-        let scan = path + "/scan_elements/"
+        do {
+            var opened = try enable(
+                device, types: types, layout: layout, rate: rate, frequency: frequency, devRoot: devRoot)
+            opened.previousTrigger = previousTrigger
+            return opened
+        } catch {
+            if let previousTrigger { try? write(previousTrigger, to: triggerFile, device) }
+            throw error
+        }
+    }
+
+    /// `open` after the trigger: the scan elements, the buffer's length and clock, the buffer on and the node opened.
+    private static func enable(
+        _ device: IIODevice, types: [String], layout: IIOBufferLayout, rate: Double, frequency: Double?,
+        devRoot: String
+    ) throws(IIOError) -> IIOBufferedDevice {
+        let path = device.path
+        let enableFile = path + "/" + layout.buffer + "/enable"
+        let scan = path + "/" + layout.scanElements + "/"
         let wanted = Set(axisChannels(types) + ["in_timestamp"])
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: scan)) ?? []
         var channels: [(name: String, index: Int, format: IIOScanFormat)] = []
@@ -114,35 +173,36 @@ struct IIOBufferedDevice: Sendable {
             throw IIOError(message: "\(device.deviceName): scan elements missing")
         }
         let length = max(16, Int(((frequency ?? rate) * bufferSeconds).rounded(.up)))
-        if FileManager.default.fileExists(atPath: path + "/buffer/length") {
-            try write(String(length), to: path + "/buffer/length", device)
-        }
+        let lengthFile = path + "/" + layout.buffer + "/length"
+        if FileManager.default.fileExists(atPath: lengthFile) { try write(String(length), to: lengthFile, device) }
         // Monotonic scan timestamps, where the driver lets us choose: a realtime clock steps with NTP.
         let clockFile = path + "/current_timestamp_clock"
         if FileManager.default.isWritableFile(atPath: clockFile) { try? write("monotonic", to: clockFile, device) }
         let clock = (try? text(clockFile, device)) ?? "realtime"
-        try write("1", to: path + "/buffer/enable", device)
+        try write("1", to: enableFile, device)
         let node = devRoot + "/" + device.deviceName
         let fd = Glibc.open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            try? write("0", to: path + "/buffer/enable", device)
+            try? write("0", to: enableFile, device)
             throw IIOError(message: "cannot open \(node): \(reason)")
         }
         var opened = IIOBufferedDevice(
-            device: device, types: types, node: node, decoder: IIOBufferDecoder(layout: IIOScanLayout(channels)),
-            timestampClock: clock, samplingFrequency: frequency)
+            device: device, types: types, node: node, layout: layout,
+            decoder: IIOBufferDecoder(layout: IIOScanLayout(channels)), timestampClock: clock,
+            samplingFrequency: frequency)
         opened.descriptor = fd
         return opened
     }
 
     private init(
-        device: IIODevice, types: [String], node: String, decoder: IIOBufferDecoder, timestampClock: String,
-        samplingFrequency: Double?
+        device: IIODevice, types: [String], node: String, layout: IIOBufferLayout, decoder: IIOBufferDecoder,
+        timestampClock: String, samplingFrequency: Double?
     ) {
         self.device = device
         self.types = types
         self.node = node
+        self.layout = layout
         self.decoder = decoder
         self.timestampClock = timestampClock
         self.samplingFrequency = samplingFrequency
@@ -205,13 +265,17 @@ struct IIOBufferedDevice: Sendable {
     /// Decodes bytes into scans (see `IIOBufferDecoder`).
     mutating func decode(_ bytes: [UInt8]) -> [[Int64]] { decoder.feed(bytes) }
 
-    /// Buffer off (when the device is still there) and the node closed.
+    /// Buffer off (when the device is still there), the trigger put back as `open` found it, and the node closed.
     mutating func close() {
         if descriptor >= 0 {
             _ = Glibc.close(descriptor)
             descriptor = -1
         }
-        try? Self.write("0", to: device.path + "/buffer/enable", device)
+        try? Self.write("0", to: device.path + "/" + layout.buffer + "/enable", device)
+        if let previousTrigger {
+            try? Self.write(previousTrigger, to: device.path + "/trigger/current_trigger", device)
+            self.previousTrigger = nil
+        }
     }
 
     /// Writes a sysfs attribute as `echo value > attribute` does, without creating it (no `O_CREAT`: a vanished

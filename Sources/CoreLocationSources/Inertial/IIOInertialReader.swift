@@ -123,7 +123,8 @@ struct IIOInertialReader: Sendable {
 
     /// The converter's range from the scan type when the device states one, else a signed 16-bit converter's.
     static func rawRange(_ device: IIODevice, _ type: String) -> ClosedRange<Int64> {
-        let text = try? String(contentsOfFile: "\(device.path)/scan_elements/in_\(type)_x_type", encoding: .utf8)
+        let scanElements = IIOBufferLayout.of(device.path)?.scanElements ?? "scan_elements"
+        let text = try? String(contentsOfFile: "\(device.path)/\(scanElements)/in_\(type)_x_type", encoding: .utf8)
         return text.flatMap { IIOScanFormat($0) }?.rawRange ?? -32768...32767
     }
 

@@ -6,7 +6,8 @@ import Foundation
 /// `<chip>_accel` and `<chip>_gyro`).
 ///
 /// Found by channel type under `<sysfsRoot>/bus/iio/devices`: a device is an accelerometer when it has
-/// `in_accel_{x,y,z}_raw` or the three `scan_elements/in_accel_{x,y,z}_en`, a gyroscope likewise with `anglvel`.
+/// `in_accel_{x,y,z}_raw` or the three `scan_elements/in_accel_{x,y,z}_en` (`buffer0/…` in buffers v2), a gyroscope
+/// likewise with `anglvel`.
 /// Pairing rule (decision 0096), first match wins, devices in directory-name order:
 /// 1. a device with both channel types;
 /// 2. an accelerometer and a gyroscope whose device directories (sysfs symlinks) resolve to the same parent device
@@ -71,7 +72,9 @@ public struct IIOInertialSensors: Sendable, Hashable {
         let axes = ["x", "y", "z"]
         let fm = FileManager.default
         return axes.allSatisfy { fm.fileExists(atPath: "\(path)/in_\(type)_\($0)_raw") }
-            || axes.allSatisfy { fm.fileExists(atPath: "\(path)/scan_elements/in_\(type)_\($0)_en") }
+            || [IIOBufferLayout.legacy, .v2].contains { layout in
+                axes.allSatisfy { fm.fileExists(atPath: "\(path)/\(layout.scanElements)/in_\(type)_\($0)_en") }
+            }
     }
 
     /// The directory of the device the IIO device belongs to, when its sysfs entry is a symlink (as under a real
