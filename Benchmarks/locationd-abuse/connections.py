@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import socket
 import statistics
 import struct
@@ -92,6 +93,7 @@ def trial(bin_dir, held, seconds):
             sock.close()
         daemon.kill()
         daemon.wait()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
