@@ -11,7 +11,10 @@ again as systemd's `Restart=on-failure` would (`RestartSec`, 1 s in packaging/sy
 - App: `CoreLocationAppProbe background` monitors the region and is SIGKILLed as soon as each event
   reached its delegate, as in bench.py; locationd relaunches it (`--launcher exec`).
 - Daemon: a seeded thread SIGKILLs it every U(`--kill-min`, `--kill-max`) seconds and starts it again
-  `--restart-sec` later.
+  `--restart-sec` later. `--socket-activation`: as the units run it — the listening socket is made once
+  and held across restarts (systemd's socket unit; here the driver), and each start is
+  `systemd-socket-activate` with that socket passed through, which execs locationd at the first
+  connection; a client that connects while the daemon is down waits in the backlog.
 - Reconnect: a second app, already running (`CoreLocationAppProbe updates`, its own bundle and stored
   decision), prints every fix; per kill, the time from the kill (and from the restart) to the first
   fix it printed after the kill.
@@ -99,6 +102,10 @@ def main():
     parser.add_argument("--restart-sec", type=float, default=1.0, help="systemd's RestartSec (the units: 1)")
     parser.add_argument("--event-timeout", type=float, default=30.0)
     parser.add_argument("--headless", action="store_true", help="no stored decision: the default policy answers")
+    parser.add_argument("--socket-activation", action="store_true",
+                        help="as the units: one listening socket held across restarts (systemd's, here the driver's), "
+                             "each start through systemd-socket-activate, which starts locationd at the first "
+                             "connection and passes it the socket")
     parser.add_argument("--out")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -139,9 +146,26 @@ def main():
         finally:
             s.close()
 
+    listener = None
+    if args.socket_activation:
+        # systemd's socket unit: bound once, open across the service's restarts, so a client's connect() while
+        # the daemon is down waits in the backlog instead of failing.
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(sock)
+        os.chmod(sock, 0o600)
+        listener.listen(256)
+
     def start_daemon():
         daemon_log.write(f"=== start {time.monotonic():.6f}\n")
         daemon_log.flush()
+        if listener is not None:
+            # The socket as fd 3 with LISTEN_FDS/LISTEN_PID for systemd-socket-activate, which passes it through
+            # ("file descriptors from sd_listen_fds() will be passed through"), waits for a connection on it and
+            # execs locationd (same pid: the one killed). The driver's own copy stays open, as systemd's does.
+            fd = listener.fileno()
+            shell = f'exec 3<&{fd} {fd}<&-; LISTEN_FDS=1 LISTEN_PID=$$ exec systemd-socket-activate "$@"'
+            return subprocess.Popen(["sh", "-c", shell, "sh"] + command, env=daemon_env, pass_fds=[fd],
+                                    stdout=subprocess.DEVNULL, stderr=daemon_log)
         process = subprocess.Popen(command, env=daemon_env, stdout=subprocess.DEVNULL, stderr=daemon_log)
         for _ in range(400):
             if answers():
@@ -264,6 +288,7 @@ def main():
         "in_order": seen == expected, "timeouts": timeouts,
         "stored_by_daemon": len(stored), "stored_sequences_repeated": len(stored) - len({s for s, _ in stored}),
         "daemon_kills": len(kills), "app_kills": len(killed_apps), "headless": args.headless, "seed": args.seed,
+        "socket_activation": args.socket_activation,
         "restart_sec": args.restart_sec,
         "reconnect_from_kill_p50_ms": round(pct(from_kill, 50) * 1000, 1),
         "reconnect_from_kill_p99_ms": round(pct(from_kill, 99) * 1000, 1),

@@ -5,7 +5,8 @@
 # standard library only). No peer runs on Linux: Apple's and Android's figures are quoted in README.
 # Usage: Benchmarks/relaunch/run.sh [--events 1000]
 #        Benchmarks/relaunch/run.sh --daemon-kills [--events 1000 --seed 37 ...]   (locationd SIGKILLed and
-#        restarted at seeded random moments; lost/duplicated events and reconnect p50/p99: daemon_kill.py)
+#        restarted at seeded random moments; lost/duplicated events and reconnect p50/p99: daemon_kill.py;
+#        add --socket-activation to start it as the units do, through systemd-socket-activate)
 set -euo pipefail
 . "$(dirname "$0")/../require.sh"
 require_commands swift python3

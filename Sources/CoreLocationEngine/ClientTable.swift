@@ -19,6 +19,8 @@ struct ClientTable: Sendable {
         var significant = false
         /// Authorized and using the visits service.
         var visits = false
+        /// Using the visits service, authorized or not (what keeps the visit detector).
+        var visitsRequested = false
     }
 
     private var storage: [ClientID: LocationEngine.ClientState] = [:]
@@ -28,6 +30,13 @@ struct ClientTable: Sendable {
     private(set) var pauseProbingCount = 0
     private(set) var significantCount = 0
     private(set) var visitsCount = 0
+    /// Clients counted by `Summary.visitsRequested`.
+    private(set) var visitsRequestedCount = 0
+    /// The clients counted by `visitsCount`: who hears a visit (issue 37: a visit was a pass over every client).
+    private var visitListeners = Set<ClientID>()
+    /// Client states read by the passes that remain (`visitListenersInOrder`), one per client returned. Tests count
+    /// it with `summarized`.
+    private(set) var listed = 0
     /// Client states summarized since the table was made: one per change of one client. Tests count it to show
     /// that an operation on one client costs the bookkeeping one client, however many there are.
     private(set) var summarized = 0
@@ -99,6 +108,15 @@ struct ClientTable: Sendable {
         pauseProbingCount += (new?.pauseProbing == true ? 1 : 0) - (old?.pauseProbing == true ? 1 : 0)
         significantCount += (new?.significant == true ? 1 : 0) - (old?.significant == true ? 1 : 0)
         visitsCount += (new?.visits == true ? 1 : 0) - (old?.visits == true ? 1 : 0)
+        visitsRequestedCount += (new?.visitsRequested == true ? 1 : 0) - (old?.visitsRequested == true ? 1 : 0)
+        if new?.visits == true { visitListeners.insert(id) } else { visitListeners.remove(id) }
+    }
+
+    /// The clients that hear a visit (authorized, using the visits service), in the engine's client order
+    /// (`clientOrder`: by identifier): O(k log k) for k of them, whatever the number of other clients.
+    mutating func visitListenersInOrder() -> [ClientID] {
+        listed += visitListeners.count
+        return visitListeners.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// The rules `nextDeadline` and `demandedAccuracy` applied in their passes over every client, for one client.
@@ -115,6 +133,7 @@ struct ClientTable: Sendable {
             activeDemand: client.isActive ? (client.isReduced ? reducedAccuracyDemand : client.demandedAccuracy) : nil,
             pauseProbing: allowed && client.pause?.probe.isProbing == true,
             significant: allowed && client.significant,
-            visits: allowed && client.visits)
+            visits: allowed && client.visits,
+            visitsRequested: client.visits)
     }
 }

@@ -16,10 +16,10 @@ import Foundation
 /// significant change or a departure after standing still is noticed up to one interval late.
 /// Standard updates and `requestLocation` are not affected (automatic pausing is theirs).
 extension LocationEngine {
-    /// Whether any monitoring service is asking for locations.
-    private var isMonitoring: Bool {
-        (regionsAuthorized && regions.count > 0)
-            || clients.values.contains { ($0.significant || $0.visits) && $0.authorization.allowsLocation }
+    /// Whether any monitoring service is asking for locations. Asked after every fix and every tick, so it reads
+    /// the counts `ClientTable` keeps as each client changes, not every client (issue 37).
+    var isMonitoring: Bool {
+        (regionsAuthorized && regions.count > 0) || clients.significantCount > 0 || clients.visitsCount > 0
     }
 
     /// After each fix: become quiet, stay quiet (a look that found its fix ends), or wake up.

@@ -76,8 +76,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let core: DaemonCore
     private let logger: Logger
     private var identity: PeerIdentity?
-    /// The socket's cookie, to find its descriptor for direct writes (`DirectSocket`).
-    private let cookie: UInt64?
+    /// The socket's descriptor (NIO's) and cookie, duplicated at the hello for direct writes (`DirectSocket`).
+    private let socket: DirectSocket.Accepted?
     private var peer: Peer?
     private var helloTimer: Scheduled<Void>?
     private var writeTimer: Scheduled<Void>?
@@ -87,12 +87,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var counted: UInt32?
 
     init(
-        core: DaemonCore, identity: PeerIdentity?, cookie: UInt64? = nil, connections: ConnectionCounter? = nil,
-        logger: Logger
+        core: DaemonCore, identity: PeerIdentity?, socket: DirectSocket.Accepted? = nil,
+        connections: ConnectionCounter? = nil, logger: Logger
     ) {
         self.core = core
         self.identity = identity
-        self.cookie = cookie
+        self.socket = socket
         self.connections = connections
         self.logger = logger
     }
@@ -168,7 +168,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let label = String((hello.label ?? NSStringPath(path: identity.executable).lastComponent).prefix(64))
         let peer = Peer(
             id: core.nextPeerID(), channel: context.channel, writer: core.writers.writer(for: context.eventLoop),
-            socket: cookie.flatMap { DirectSocket.duplicate(cookie: $0) } ?? -1, identity: identity, label: label,
+            socket: socket.flatMap(DirectSocket.duplicate) ?? -1, identity: identity, label: label,
             limits: core.limits, logger: logger)
         self.peer = peer
         core.attach(peer) { peer.send(.hello($0)) }

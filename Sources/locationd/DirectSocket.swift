@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,11 +7,32 @@ import Glibc
 
 /// The daemon's own descriptor of a connection's socket, so that a frame is written by the thread that
 /// made it (the source's reader, delivering a fix) with one `send`, without waking the event loop
-/// (decision 0042). NIO does not hand out its descriptors; the socket is found by its cookie
-/// (`SO_COOKIE`, unique for the life of the system) among the process's descriptors and duplicated:
-/// the duplicate is ours, closed only by us (`Peer.closed`), so a write can never reach another
-/// connection that reused a number NIO closed.
+/// (decision 0042). NIO does not hand out its descriptors: the daemon's own connections are accepted by the
+/// daemon (`Acceptor`), which knows the number and hands the socket to NIO; the gpsd front door's are found by
+/// their cookie (`SO_COOKIE`, unique for the life of the system) among the process's descriptors. Either way
+/// the socket is duplicated and the copy's cookie checked: the duplicate is ours, closed only by us
+/// (`Peer.closed`), so a write can never reach another connection that reused a number NIO closed.
 enum DirectSocket {
+    /// A connection's socket as the acceptor knew it: NIO's descriptor and the socket's cookie.
+    struct Accepted: Sendable {
+        var descriptor: Int32
+        var cookie: UInt64
+    }
+
+    /// A duplicate (close-on-exec) of an accepted socket, or nil when `descriptor` is no longer that socket.
+    /// One `fcntl` and two `getsockopt`s, whatever the number of open descriptors (issue 37, item 6: the scan
+    /// below cost one `getsockopt` per open descriptor, on the event loop, at every hello). Called on the
+    /// channel's event loop while the channel is open, when NIO cannot have closed the number; the cookie is
+    /// checked all the same.
+    static func duplicate(_ accepted: Accepted) -> Int32? {
+        guard cookie(of: accepted.descriptor) == accepted.cookie else { return nil }
+        let copy = fcntl(accepted.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { return nil }
+        if cookie(of: copy) == accepted.cookie { return copy }
+        close(copy)
+        return nil
+    }
+
     /// `SO_COOKIE` on Linux.
     static let cookieOption: Int32 = 57
 
@@ -30,7 +52,8 @@ enum DirectSocket {
         return future.map { Optional($0) }.recover { _ in nil }
     }
 
-    /// A duplicate (close-on-exec) of the descriptor whose socket has `cookie`, or nil.
+    /// A duplicate (close-on-exec) of the descriptor whose socket has `cookie`, or nil: a scan of every open
+    /// descriptor, for the channels whose descriptor the daemon does not know (the gpsd front door's).
     static func duplicate(cookie: UInt64) -> Int32? {
         guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
             let directory = opendir("/proc/self/fd")
@@ -52,7 +75,12 @@ enum DirectSocket {
         return nil
     }
 
+    /// Descriptors whose cookie was read since the process began: the work of finding a socket, counted by
+    /// tests (a scan reads one per open descriptor, the accepted path two).
+    static let cookiesRead = Atomic<Int>(0)
+
     static func cookie(of fd: Int32) -> UInt64? {
+        cookiesRead.add(1, ordering: .relaxed)
         var value: UInt64 = 0
         var length = socklen_t(MemoryLayout<UInt64>.size)
         guard getsockopt(fd, SOL_SOCKET, cookieOption, &value, &length) == 0 else { return nil }

@@ -256,38 +256,40 @@ struct Locationd: AsyncParsableCommand {
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let socketPath = socket ?? DaemonProtocol.defaultSocketPath(environment: environment, isRoot: isRoot)
-        let channel: any Channel
+        let listening: Int32
         let ownsSocketFile: Bool
+        let acceptor: Acceptor
         do {
-            let bootstrap = Self.bootstrap(group: group, core: core, logger: logger)
             if let fd = ListeningSocket.activated(environment: environment) {
-                channel = try await bootstrap.withBoundSocket(fd).get()
+                listening = fd
                 ownsSocketFile = false
                 logger.info("Listening on the socket systemd passed")
             } else {
                 try ListeningSocket.prepare(path: socketPath, logger: logger)
-                channel = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+                listening = try ListeningSocket.bind(path: socketPath)
                 _ = chmod(socketPath, isRoot ? 0o666 : 0o600)
                 ownsSocketFile = true
                 logger.info("Listening", metadata: ["socket": "\(socketPath)", "database": "\(databasePath)"])
             }
-        } catch let failure as ListeningSocket.Failure {
+            acceptor = try Acceptor(listening: listening, logger: logger)
+        } catch {
             try? await group.shutdownGracefully()
-            FileHandle.standardError.write(Data("locationd: \(failure)\n".utf8))
+            FileHandle.standardError.write(Data("locationd: \(error)\n".utf8))
             throw ExitCode(75)
         }
+        acceptor.start(Self.connections(group: group, core: core, logger: logger))
         let geoclueService: GeoClueService?
         do {
             geoclueService = try await startGeoClue(core: core, logger: logger)
         } catch {
-            try? await channel.close()
+            acceptor.stop()
             try? await group.shutdownGracefully()
             FileHandle.standardError.write(Data("locationd: cannot serve GeoClue2: \(error)\n".utf8))
             throw ExitCode(69)
         }
         defer { geoclueService?.stop() }
 
-        let service = ServerService(channel: channel, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
+        let service = AcceptorService(acceptor: acceptor, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
         let gpsdListeners = await GPSDFrontDoor.listen(
             try gpsdListen.map { try GPSDListenAddress.parse($0) }, group: group, core: core, isRoot: isRoot,
             logger: logger)
@@ -355,29 +357,38 @@ struct Locationd: AsyncParsableCommand {
         }
     }
 
-    static func bootstrap(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> ServerBootstrap {
+    /// What the acceptor does with each connection (`Acceptor`): hands it to NIO, whose channel knows it by its
+    /// descriptor from the start, so the daemon's direct writes need no search for it (issue 37, item 6).
+    static func connections(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> Acceptor.Connect {
         let connections = ConnectionCounter(limit: core.limits.maximumConnectionsPerUID)
         let partial = PartialFrames(limit: core.limits.maximumPartialFrameBytes)
         let frameTimeout = core.limits.frameTimeout
-        return ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .childChannelOption(.autoRead, value: false)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
-            .childChannelInitializer { channel in
-                PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
-                    let (identity, cookie) = found
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(FrameSplitter(partial: partial, frameTimeout: frameTimeout)))
-                        try channel.pipeline.syncOperations.addHandler(
-                            ConnectionHandler(
-                                core: core, identity: identity, cookie: cookie, connections: connections,
-                                logger: logger))
+        return { descriptor in
+            let bootstrap = ClientBootstrap(group: group)
+                .channelOption(.autoRead, value: false)
+                .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+                .channelInitializer { channel in
+                    PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
+                        let (identity, cookie) = found
+                        return channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                ByteToMessageHandler(FrameSplitter(partial: partial, frameTimeout: frameTimeout)))
+                            try channel.pipeline.syncOperations.addHandler(
+                                ConnectionHandler(
+                                    core: core, identity: identity,
+                                    socket: cookie.map { DirectSocket.Accepted(descriptor: descriptor, cookie: $0) },
+                                    connections: connections, logger: logger))
+                        }
+                    }.flatMap {
+                        channel.setOption(.autoRead, value: true)
                     }
-                }.flatMap {
-                    channel.setOption(.autoRead, value: true)
                 }
+            // On failure NIO has closed the channel, and with it the descriptor (making the channel itself cannot
+            // fail on Linux: NIO's socket takes the descriptor as it is, already non-blocking from `accept4`).
+            bootstrap.withConnectedSocket(descriptor).whenFailure { error in
+                logger.warning("Cannot serve a connection", metadata: ["error": "\(error)"])
             }
+        }
     }
 
     func makeSources(scheduler: any Scheduler, logger: Logger, environment: [String: String]) throws -> [any LocationSource] {

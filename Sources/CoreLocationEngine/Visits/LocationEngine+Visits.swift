@@ -26,9 +26,10 @@ extension LocationEngine {
         releaseVisitDetectorIfUnused()
     }
 
-    /// With nobody monitoring visits the detector goes; the next one starts afresh.
+    /// With nobody monitoring visits the detector goes; the next one starts afresh. A count kept by `ClientTable`,
+    /// not a pass over every client: this runs at each unregister (issue 37).
     mutating func releaseVisitDetectorIfUnused() {
-        if !clients.values.contains(where: \.visits) { visitDetector = nil }
+        if clients.visitsRequestedCount == 0 { visitDetector = nil }
     }
 
     mutating func observeVisits(_ fix: Fix, into actions: inout [EngineAction]) {
@@ -36,7 +37,8 @@ extension LocationEngine {
         let visits = detector.observe(fix)
         visitDetector = detector
         guard !visits.isEmpty else { return }
-        for id in clientOrder {
+        // Only the clients that hear visits, in client order (issue 37: this was a pass over every client).
+        for id in clients.visitListenersInOrder() {
             guard let client = clients[id], client.visits, client.authorization.allowsLocation else { continue }
             for visit in visits {
                 guard let released = client.isReduced ? coarsen(visit) : visit else { continue }
