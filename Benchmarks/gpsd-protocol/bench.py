@@ -54,7 +54,16 @@ def round_of(system, n, seconds, feed, port, pid):
         wall = time.monotonic() - wall0
         rss = base.rss_kib(pid)
         time.sleep(1)  # the last epochs' stragglers
-        latencies, drops, served = base.measure(feed.outlets[system].sent, made, first, last)
+        # At 1000 clients the clients' reader may still be adding a late epoch while it is measured (a dictionary
+        # changed during iteration, 2026-11-29): measured again a moment later.
+        for attempt in range(10):
+            try:
+                latencies, drops, served = base.measure(feed.outlets[system].sent, made, first, last)
+                break
+            except RuntimeError:
+                if attempt == 9:
+                    raise
+                time.sleep(0.2)
         group.close()
         time.sleep(2)
         return dict(latencies=latencies, drops=drops, served=served, epochs=last - first, cpu=cpu, wall=wall,

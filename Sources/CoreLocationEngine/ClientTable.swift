@@ -92,7 +92,8 @@ struct ClientTable: Sendable {
     }
 
     private mutating func resummarize(_ id: ClientID) {
-        let new = storage[id].map(summary)
+        // Read in place: `storage[id]` would copy the client's whole state, twice a fix for every client (0097).
+        let new = storage.index(forKey: id).map { summary(storage.values[$0]) }
         summarized += 1
         let old = summaries[id]
         guard old != new else { return }

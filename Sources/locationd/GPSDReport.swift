@@ -159,7 +159,8 @@ enum GPSDReport {
         private let last = Mutex<(value: Value, line: ByteBuffer)?>(nil)
 
         func line(_ value: Value, _ make: (Value) -> [UInt8]) -> ByteBuffer {
-            if let last = last.withLock({ $0 }), last.value == value { return last.line }
+            // Compared under the lock: the value and its line are not copied out for every client (decision 0097).
+            if let line = last.withLock({ last in last.flatMap { $0.value == value ? $0.line : nil } }) { return line }
             var bytes = make(value)
             bytes.append(contentsOf: "\r\n".utf8)
             let made = ByteBuffer(bytes: bytes)

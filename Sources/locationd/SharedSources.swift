@@ -8,7 +8,11 @@ import Synchronization
 /// serves every app (docs/decisions/0010-locationd.md).
 final class SharedSources: Sendable {
     private struct Hub {
-        var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:]
+        var listeners: [UInt64: @Sendable (SourceEvent) -> Void] = [:] {
+            didSet { listenerList = Array(listeners.values) }
+        }
+        /// `listeners`' values, made at each change of them, not at each event (decision 0097).
+        var listenerList: [@Sendable (SourceEvent) -> Void] = []
         var poweredSince: Double?
         var onTime: Double = 0
         /// The latest event while powered (nil: nothing heard since it was powered).
@@ -29,6 +33,9 @@ final class SharedSources: Sendable {
     }
 
     let sources: [any LocationSource]
+    /// The sources that keep satellite views, found once (a dynamic cast per source per fix was on the way to the
+    /// first gpsd client; decision 0097).
+    private let satelliteReporters: [any SatelliteViewReporting]
     private let hubs: Mutex<[SourceID: Hub]>
     private let nextListener = Atomic<UInt64>(0)
     private let clock: @Sendable () -> Double
@@ -37,6 +44,7 @@ final class SharedSources: Sendable {
 
     init(_ sources: [any LocationSource], clock: @escaping @Sendable () -> Double) {
         self.sources = sources
+        self.satelliteReporters = sources.compactMap { $0 as? any SatelliteViewReporting }
         self.clock = clock
         var hubs: [SourceID: Hub] = [:]
         for source in sources { hubs[source.descriptor.id] = Hub() }
@@ -113,7 +121,7 @@ final class SharedSources: Sendable {
     func satelliteView(for fix: Fix) -> SatelliteView? {
         if let last = lastView.withLock({ $0 }), last.fixTime == fix.timestamp { return last.view }
         var found: SatelliteView?
-        for case let source as any SatelliteViewReporting in sources {
+        for source in satelliteReporters {
             found = source.satelliteView(for: fix.timestamp)
             if found != nil { break }
         }
@@ -141,7 +149,7 @@ final class SharedSources: Sendable {
             guard let index = hubs.index(forKey: id), hubs.values[index].poweredSince != nil else { return [] }
             hubs.values[index].latest = event
             if case .fix = event { hubs.values[index].lastFixAt = now }
-            return Array(hubs.values[index].listeners.values)
+            return hubs.values[index].listenerList
         }
         for listener in listeners { listener(event) }
     }

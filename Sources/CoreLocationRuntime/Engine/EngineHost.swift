@@ -198,8 +198,10 @@ package final class EngineHost: LocationRuntime {
             }
             // Sources powered on together start at one instant of a replay's timeline, even when this runs outside
             // it (a client's command): a GNSS replay and its IMU's must not start apart (decision 0095, Wiring).
+            // The cast only when a source is powered on: a dynamic cast of the existential costs more than all else
+            // this loop does before the first client's sink, and runs for every delivery (decision 0097).
             let powersOn = actions.contains { if case .powerOn = $0 { true } else { false } }
-            if let timeline = scheduler as? ReplayScheduler, powersOn {
+            if powersOn, let timeline = scheduler as? ReplayScheduler {
                 timeline.holding(performAll)
             } else {
                 performAll()

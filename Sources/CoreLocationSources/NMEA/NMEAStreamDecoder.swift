@@ -38,11 +38,12 @@ public struct NMEAStreamDecoder: Sendable {
         _ bytes: UnsafeRawBufferPointer, receivedAt: Date, relay: ((UnsafeRawBufferPointer) -> Void)? = nil,
         _ emit: (NMEAEpochEvent, Double?) -> Void
     ) {
-        // Moved out (not copied) so the closure can mutate them without a copy-on-write of the
-        // assembler's storage: the placeholder left behind holds only empty collections.
-        var parser = self.parser
-        var assembler = self.assembler
-        self.assembler = NMEAEpochAssembler(referenceDate: nil)
+        // Moved out (swapped with a placeholder, not copied) so the closure can mutate them without a copy-on-write
+        // of the assembler's storage or a retain of each of its fields: the placeholder holds only empty collections.
+        var parser = NMEAParser()
+        swap(&parser, &self.parser)
+        var assembler = NMEAEpochAssembler(referenceDate: nil)
+        swap(&assembler, &self.assembler)
         splitter.feed(bytes) { line in
             let validBefore = relay == nil ? 0 : parser.statistics.decoded &+ parser.statistics.ignored
             let sentence = parser.parse(line)
@@ -56,8 +57,8 @@ public struct NMEAStreamDecoder: Sendable {
                 emit(event, assembler.lastClosedEpochTime)
             }
         }
-        self.parser = parser
-        self.assembler = assembler
+        swap(&parser, &self.parser)
+        swap(&assembler, &self.assembler)
     }
 
     public mutating func feed(_ bytes: [UInt8], receivedAt: Date, _ emit: (NMEAEpochEvent, Double?) -> Void) {
