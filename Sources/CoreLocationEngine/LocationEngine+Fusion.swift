@@ -5,7 +5,14 @@ import Foundation
 /// Nothing here runs without an inertial source's samples: `fusion` stays nil and every fix goes out as its source
 /// made it, exactly as before fusion existed.
 extension LocationEngine {
-    var fusionParameters: InertialFusion.Parameters { configuration.fusion ?? InertialFusion.Parameters() }
+    var fusionParameters: InertialFusion.Parameters {
+        var parameters = configuration.fusion ?? InertialFusion.Parameters()
+        // The barometer's noise is the altitude filter's sensor model (decision 0032) unless fusion says otherwise.
+        if configuration.fusion == nil, let altitude = configuration.altitude {
+            parameters.filter.pressureNoise = altitude.pressureNoise
+        }
+        return parameters
+    }
 
     /// A source whose fixes are fused: a position source at most `gnssClassAccuracy` metres.
     func isGNSSClass(_ descriptor: SourceDescriptor) -> Bool {
@@ -14,14 +21,17 @@ extension LocationEngine {
     }
 
     /// The fix to deliver for `fix` from the source at `index`: fused when the source is GNSS-class and samples are
-    /// arriving, else `fix` itself (and a filter whose samples stopped is dropped).
-    mutating func fused(_ fix: Fix, from index: Dictionary<SourceID, SourceState>.Index, at now: Double) -> Fix {
+    /// arriving, else `fix` itself (and a filter whose samples stopped is dropped). `measured` is the fix as the
+    /// source made it: its altitude, not the altitude filter's, is the filter's GNSS height measurement.
+    mutating func fused(
+        _ fix: Fix, measured: Fix, from index: Dictionary<SourceID, SourceState>.Index, at now: Double
+    ) -> Fix {
         guard fusion != nil, isGNSSClass(sources.values[index].descriptor) else { return fix }
         guard fusion?.hasInertialInput(at: now) == true else {
             fusion = nil
             return fix
         }
-        return fusion?.fuse(fix, from: sources.keys[index], at: now) ?? fix
+        return fusion?.fuse(fix, measured: measured, from: sources.keys[index], at: now) ?? fix
     }
 
     /// Arbitration in an outage (decision 0025 with fusion): while the filter dead-reckons for the source that owns
@@ -54,7 +64,12 @@ extension LocationEngine {
             else { continue }
             // A sample is never later than its arrival, nor (on one timeline) earlier than the last input.
             let at = min(now, max(sample.time, lastInputAt))
+            // The altitude filter gives the floor (and the altitude while the fusion filter has no height); it is
+            // not fed the fusion filter's height as if it were a GNSS altitude (decision 0095, Height).
+            let vertical = (fix.altitude, fix.ellipsoidalAltitude, fix.verticalAccuracy)
+            fix.verticalAccuracy = -1
             fix = altitude.fuse(fix, at: at)
+            if vertical.2 > 0 { (fix.altitude, fix.ellipsoidalAltitude, fix.verticalAccuracy) = vertical }
             deliver(fix, at: at, into: &actions)
         }
     }

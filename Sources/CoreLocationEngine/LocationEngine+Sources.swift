@@ -10,9 +10,10 @@ extension LocationEngine {
             sources.values[index].isAvailable = true
             sources.values[index].lastProblem = nil
             altitude.observe(sample, at: now)
-        case var .fix(fix):
+            fusion?.observe(sample, at: now)
+        case let .fix(measured):
             // Barometric altitude and floor (decisions 0032, 0033); unchanged without a barometer.
-            fix = altitude.fuse(fix, at: now)
+            let fix = altitude.fuse(measured, at: now)
             // A source that is off may still flush one last fix; it is real, so it is used.
             sources.values[index].lastFix = fix
             sources.values[index].lastFixAt = now
@@ -23,7 +24,7 @@ extension LocationEngine {
             else { return }
             // With an IMU, a GNSS-class fix feeds the fusion filter, which says what goes out (decision 0095);
             // without one (`fusion` nil) the fix goes out as it came.
-            let delivered = fusion == nil ? fix : fused(fix, from: index, at: now)
+            let delivered = fusion == nil ? fix : fused(fix, measured: measured, from: index, at: now)
             // Several sources reporting: the current one keeps delivering unless this fix is better.
             guard !keepsCurrentSource(over: fix, from: id, at: now) else { return }
             if fusion != nil, keepsDeadReckoning(over: fix, from: id, at: now) { return }

@@ -32,11 +32,13 @@ extension FusionFilter {
         return Estimate(
             time: time, latitude: lat, longitude: lon, east: x[0], north: x[1], horizontalAccuracy: radius,
             speed: speed, speedAccuracy: speedSigma, course: course, courseAccuracy: courseSigma,
-            isInertial: isAligned, sinceGNSS: lastGNSSTime.map { time - $0 } ?? .infinity)
+            isInertial: isAligned, sinceGNSS: lastGNSSTime.map { time - $0 } ?? .infinity,
+            height: hasHeight ? x[10] : nil, verticalAccuracy: hasHeight ? max(p[10 * d + 10], 0).squareRoot() : -1,
+            verticalSpeed: hasHeight ? x[11] : 0)
     }
 
-    /// The estimate as a `Fix` for the engine (`timestamp` is the wall-clock time of `estimate.time`; altitude is
-    /// not this filter's and stays invalid).
+    /// The estimate as a `Fix` for the engine (`timestamp` is the wall-clock time of `estimate.time`); the altitude
+    /// is `InertialFusion`'s to set (it needs the geoid), and stays invalid here.
     public func fix(timestamp: Date) -> Fix? {
         guard let e = estimate else { return nil }
         return Fix(

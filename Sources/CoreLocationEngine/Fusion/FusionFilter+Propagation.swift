@@ -58,6 +58,7 @@ extension FusionFilter {
             (4, 7, -dt),
         ]
         decayGNSSError(dt, &f)
+        verticalStrapdown(s, dt, &f)
         applyTransition(&f)
         addGNSSErrorNoise(dt)
         let cfg = configuration
@@ -77,11 +78,15 @@ extension FusionFilter {
         x[1] += x[3] * dt
         var f: [(Int, Int, Double)] = [(0, 2, dt), (1, 3, dt)]
         decayGNSSError(dt, &f)
+        if hasHeight {
+            x[10] += x[11] * dt
+            f.append((10, 11, dt))
+        }
         applyTransition(&f)
         addGNSSErrorNoise(dt)
         // White acceleration: the exact discretisation for position/velocity pairs.
         let q = configuration.unalignedAccelerationNoise * configuration.unalignedAccelerationNoise
-        for (i, j) in [(0, 2), (1, 3)] {
+        for (i, j) in hasHeight ? [(0, 2), (1, 3), (10, 11)] : [(0, 2), (1, 3)] {
             p[i * d + i] += q * dt * dt * dt / 3
             p[i * d + j] += q * dt * dt / 2
             p[j * d + i] += q * dt * dt / 2
@@ -94,6 +99,21 @@ extension FusionFilter {
         p[7 * d + 7] += configuration.rotationBiasWalk * configuration.rotationBiasWalk * dt
     }
 
+    /// The vertical channel's strapdown step (level mount: body z is up): a_up = f_z − b_az − g(latitude, h);
+    /// h += v_up dt + a_up dt²/2; v_up += a_up dt; g_up decays like g; the barometer's bias walks.
+    private mutating func verticalStrapdown(_ s: InertialSample, _ dt: Double, _ f: inout [(Int, Int, Double)]) {
+        guard hasHeight, let plane else { return }
+        let up = s.accelerationZ - x[13] - Self.normalGravity(latitude: plane.originLatitude, height: x[10])
+        let h = 0.5 * dt * dt
+        x[10] += x[11] * dt + up * h
+        x[11] += up * dt
+        f.append(contentsOf: [(10, 11, dt), (10, 13, -h), (11, 13, -dt)])
+        let cfg = configuration
+        p[11 * d + 11] += (cfg.accelerationNoiseDensity * cfg.accelerationNoiseDensity
+            + cfg.verticalAccelerationModelNoise * cfg.verticalAccelerationModelNoise) * dt
+        p[13 * d + 13] += cfg.accelerationBiasWalk * cfg.accelerationBiasWalk * dt
+    }
+
     /// The GNSS error states decay as a first-order Gauss–Markov process: g ← φ g, φ = exp(−dt / τ).
     private mutating func decayGNSSError(_ dt: Double, _ f: inout [(Int, Int, Double)]) {
         let phi = exp(-dt / configuration.gnssErrorCorrelation)
@@ -101,6 +121,10 @@ extension FusionFilter {
         x[9] *= phi
         f.append((8, 8, phi - 1))
         f.append((9, 9, phi - 1))
+        if hasHeight {
+            x[14] *= phi
+            f.append((14, 14, phi - 1))
+        }
     }
 
     private mutating func addGNSSErrorNoise(_ dt: Double) {
@@ -108,6 +132,10 @@ extension FusionFilter {
         let q = (1 - phi * phi) * correlatedSigma * correlatedSigma
         p[8 * d + 8] += q
         p[9 * d + 9] += q
+        if hasHeight {
+            p[14 * d + 14] += (1 - phi * phi) * verticalCorrelatedSigma * verticalCorrelatedSigma
+            p[12 * d + 12] += configuration.barometerBiasWalk * configuration.barometerBiasWalk * dt
+        }
     }
 
     /// P ← F P Fᵀ for F = I + Σ e_i f e_jᵀ over the listed (i, j, f).

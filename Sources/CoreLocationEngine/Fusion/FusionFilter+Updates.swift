@@ -17,6 +17,8 @@ extension FusionFilter {
             return .initialised
         }
         advance(to: fixTime)
+        // The vertical channel first, gated by itself (the horizontal updates do not observe height).
+        update(height: fix)
         let (correlated, white) = gnssSigmas(fix)
         correlatedSigma = correlated
         let (e, nn) = plane.project(latitude: fix.latitude, longitude: fix.longitude)
@@ -80,6 +82,107 @@ extension FusionFilter {
             variance: configuration.lateralVelocityNoise * configuration.lateralVelocityNoise)
     }
 
+    /// A barometer's pressure altitude (its standard-atmosphere height, `PressureSample.standardAtmosphereHeight`),
+    /// measured at `pressureTime`: z = h + b_baro + noise (σ `pressureNoise`). Applied at the filter's time (the
+    /// last IMU sample, at most `maximumSampleGap` away: the height moves v_up × that, centimetres); ignored before
+    /// the height has started or when that far from the filter's time. Five rejections in a row (a sensor moved
+    /// between rooms, a ventilation step) forget the bias.
+    @discardableResult
+    public mutating func update(pressureAltitude z: Double, at pressureTime: Double) -> Outcome {
+        guard hasHeight, z.isFinite, pressureTime.isFinite, let time,
+            abs(pressureTime - time) <= configuration.maximumSampleGap
+        else {
+            lastPressureOutcome = .ignored
+            return .ignored
+        }
+        let r = configuration.pressureNoise * configuration.pressureNoise
+        var outcome = update1(innovation: z - x[10] - x[12], h: Self.unit(10, 12), variance: r)
+        if case .rejected = outcome {
+            consecutivePressureRejections += 1
+            if consecutivePressureRejections >= configuration.rejectionsBeforeReset {
+                resetBarometerBias()
+                outcome = update1(innovation: z - x[10] - x[12], h: Self.unit(10, 12), variance: r)
+            }
+        }
+        if outcome == .accepted { consecutivePressureRejections = 0 }
+        lastPressureOutcome = outcome
+        return outcome
+    }
+
+    /// The barometer's bias unknown again (its prior), uncorrelated with the rest.
+    private mutating func resetBarometerBias() {
+        for k in 0..<d {
+            p[12 * d + k] = 0
+            p[k * d + 12] = 0
+        }
+        x[12] = 0
+        p[12 * d + 12] = configuration.initialBarometerBias * configuration.initialBarometerBias
+        consecutivePressureRejections = 0
+    }
+
+    /// A GNSS altitude (the fix's `ellipsoidalAltitude`, 1 σ `verticalAccuracy`): z = h + g_up + white, σ split
+    /// like the horizontal one; starts the vertical channel. Five rejections in a row restart the height from the
+    /// fix (the barometer's bias is then unknown again; the accelerometer's z bias is kept).
+    private mutating func update(height fix: Fix) {
+        guard fix.verticalAccuracy > 0, fix.verticalAccuracy.isFinite, fix.ellipsoidalAltitude.isFinite else {
+            lastHeightOutcome = .ignored
+            return
+        }
+        let (correlated, white) = verticalSigmas(fix)
+        guard hasHeight else {
+            initialiseHeight(from: fix)
+            lastHeightOutcome = .initialised
+            return
+        }
+        verticalCorrelatedSigma = correlated
+        let outcome = update1(
+            innovation: fix.ellipsoidalAltitude - x[10] - x[14], h: Self.unit(10, 14), variance: white * white)
+        if case .rejected = outcome {
+            consecutiveHeightRejections += 1
+            if consecutiveHeightRejections >= configuration.rejectionsBeforeReset {
+                initialiseHeight(from: fix)
+                lastHeightOutcome = .initialised
+                return
+            }
+        } else {
+            consecutiveHeightRejections = 0
+        }
+        lastHeightOutcome = outcome
+    }
+
+    /// Starts (or restarts) the vertical block from a GNSS altitude: h = z with the fix's σ, split into g_up and
+    /// white as in `initialise`; v_up 0 ± `initialVerticalVelocity`; b_baro unknown; b_az kept on a restart.
+    private mutating func initialiseHeight(from fix: Fix) {
+        let (correlated, white) = verticalSigmas(fix)
+        let az = hasHeight ? (x[13], p[13 * d + 13]) : (0, configuration.initialAccelerationBias * configuration.initialAccelerationBias)
+        for i in 10..<d {
+            x[i] = 0
+            for k in 0..<d {
+                p[i * d + k] = 0
+                p[k * d + i] = 0
+            }
+        }
+        verticalCorrelatedSigma = correlated
+        x[10] = fix.ellipsoidalAltitude
+        p[10 * d + 10] = correlated * correlated + white * white
+        p[14 * d + 14] = correlated * correlated
+        p[10 * d + 14] = -correlated * correlated
+        p[14 * d + 10] = -correlated * correlated
+        p[11 * d + 11] = configuration.initialVerticalVelocity * configuration.initialVerticalVelocity
+        p[12 * d + 12] = configuration.initialBarometerBias * configuration.initialBarometerBias
+        (x[13], p[13 * d + 13]) = az
+        consecutiveHeightRejections = 0
+        consecutivePressureRejections = 0
+        hasHeight = true
+    }
+
+    /// The fix's vertical σ (`verticalAccuracy`, 1 σ) split like `gnssSigmas`.
+    private func verticalSigmas(_ fix: Fix) -> (correlated: Double, white: Double) {
+        let sigma = fix.verticalAccuracy * configuration.positionNoiseScale
+        let fraction = min(max(configuration.gnssCorrelatedFraction, 0), 0.999)
+        return (sigma * fraction, sigma * (1 - fraction * fraction).squareRoot())
+    }
+
     /// The fix's σ per axis (its 68 % radius / 1.5096, times `positionNoiseScale`) split into the part correlated
     /// over `gnssErrorCorrelation` (states 8, 9) and the white rest.
     private func gnssSigmas(_ fix: Fix) -> (correlated: Double, white: Double) {
@@ -129,8 +232,15 @@ extension FusionFilter {
         guard let plane else { return }
         let biases = (x[5], x[6], x[7], p[5 * d + 5], p[6 * d + 6], p[7 * d + 7])
         let (e, nn) = plane.project(latitude: fix.latitude, longitude: fix.longitude)
+        // The vertical block (10–14) is not the horizontal one's to reset: it is kept as it is (block-diagonal P).
+        let vertical = x[10...]
+        var verticalP = [Double](repeating: 0, count: (d - 10) * (d - 10))
+        for i in 10..<d { for k in 10..<d { verticalP[(i - 10) * (d - 10) + k - 10] = p[i * d + k] } }
         x = [Double](repeating: 0, count: d)
         p = [Double](repeating: 0, count: d * d)
+        x.replaceSubrange(10..., with: vertical)
+        for i in 10..<d { for k in 10..<d { p[i * d + k] = verticalP[(i - 10) * (d - 10) + k - 10] } }
+        if !hasHeight { update(height: fix) }
         // The fix is the truth plus the receiver's correlated error g (states 8, 9, prior mean 0) plus white noise:
         // the position's error is g + w, so it is correlated −σ_g² with g's.
         let (correlated, white) = gnssSigmas(fix)

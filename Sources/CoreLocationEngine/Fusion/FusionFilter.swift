@@ -12,12 +12,16 @@ private let d = FusionFilter.n
 /// parameters, so an error-state filter's multiplicative attitude error reduces to the same additive update;
 /// full 3-D attitude (a quaternion) is where the error-state form pays, and is not done yet.
 ///
-/// State x (10): east, north (m, in a `LocalTangentPlane` around the first fix), v_east, v_north (m/s),
+/// State x (15): east, north (m, in a `LocalTangentPlane` around the first fix), v_east, v_north (m/s),
 /// yaw θ (rad, counter-clockwise from east, the body x axis), accelerometer biases b_ax, b_ay (m/s², body),
 /// gyroscope bias b_gz (rad/s), and the GNSS receiver's time-correlated position error g_east, g_north (m; a
 /// first-order Gauss–Markov process, so that averaging many fixes cannot shrink the position's uncertainty below
-/// what the receiver's slowly wandering error allows). Level mount assumed: pitch and roll are not estimated and
-/// the accelerometer's z axis is not used (altitude is `AltitudeFusion`'s, decision 0032).
+/// what the receiver's slowly wandering error allows); and the vertical channel (decision 0095, Height): height above
+/// the WGS84 ellipsoid h (m), vertical velocity v_up (m/s), the barometer's bias b_baro (pressure altitude − h, m),
+/// the accelerometer's z bias b_az (m/s²) and the GNSS receiver's correlated vertical error g_up (m). Level mount
+/// assumed: pitch and roll are not estimated, the body z axis is taken as up (h, v_up integrate f_z − b_az − g).
+/// The vertical block never couples with the horizontal one (no transition or measurement term joins them), so P
+/// stays block-diagonal; it starts at the first GNSS altitude.
 ///
 /// Process model, per sample over dt = t_k − t_{k−1} (strapdown, first order):
 ///   a = R(θ) (f_xy − b_a);  p += v dt + a dt²/2;  v += a dt;  θ += (ω_z − b_gz) dt;  biases constant;
@@ -79,6 +83,22 @@ public struct FusionFilter: Sendable {
         /// The tangent plane's origin moves to the estimate when it is farther than this, m.
         public var originRadius = 10_000.0
 
+        // The vertical channel (decision 0095, Height): states 10–14.
+        /// Extra white vertical acceleration noise, m/s²/√Hz, for what a level mount leaves out (the vehicle
+        /// pitching on a grade tilts gravity into the horizontal axes: 0.05 m/s² at 6°; vibration).
+        public var verticalAccelerationModelNoise = 0.05
+        /// σ, metres, of one barometric (pressure) altitude: `AltitudeFilter.Parameters.pressureNoise`'s default
+        /// (≈ 0.03 hPa); the engine passes its altitude filter's value.
+        public var pressureNoise = 0.3
+        /// Random walk of the barometer's bias (pressure altitude − HAE: the weather and the sensor), m/√s:
+        /// √(`AltitudeFilter.Parameters.offsetNoise` 10⁻⁴ m²/s).
+        public var barometerBiasWalk = 0.01
+        /// σ, metres, of the barometer's bias before it is learnt: the sea-level pressure's spread
+        /// (`AltitudeFilter.Parameters.uncalibratedOffsetSigma`) plus the geoid (up to 100 m).
+        public var initialBarometerBias = 300.0
+        /// σ, m/s, of the vertical velocity when the height starts.
+        public var initialVerticalVelocity = 1.0
+
         public init() {}
     }
 
@@ -101,6 +121,12 @@ public struct FusionFilter: Sendable {
         public var isInertial: Bool
         /// Seconds since the last GNSS position was accepted.
         public var sinceGNSS: Double
+        /// Height above the WGS84 ellipsoid, m, and its 1 σ (Apple's `verticalAccuracy` is 1 σ, as the altitude
+        /// filter reports it); nil before the first GNSS altitude.
+        public var height: Double?
+        public var verticalAccuracy: Double
+        /// m/s, up.
+        public var verticalSpeed: Double
     }
 
     /// What happened to a measurement.
@@ -114,7 +140,7 @@ public struct FusionFilter: Sendable {
         case ignored
     }
 
-    static let n = 10
+    static let n = 15
     public var configuration: Configuration
     public internal(set) var plane: LocalTangentPlane?
     /// x and P (row-major 8 × 8).
@@ -126,6 +152,15 @@ public struct FusionFilter: Sendable {
     var consecutiveRejections = 0
     /// σ of the GNSS error's correlated part, from the last fix, m (drives states 8, 9's process noise).
     var correlatedSigma = 0.0
+    /// The vertical channel (states 10–14) has started: a GNSS altitude has given the height.
+    public internal(set) var hasHeight = false
+    /// σ of the GNSS vertical error's correlated part, from the last fix with an altitude, m (state 14's noise).
+    var verticalCorrelatedSigma = 0.0
+    var consecutiveHeightRejections = 0
+    var consecutivePressureRejections = 0
+    /// What happened to the last GNSS altitude and the last pressure altitude (for tests and diagnostics).
+    public internal(set) var lastHeightOutcome: Outcome?
+    public internal(set) var lastPressureOutcome: Outcome?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -136,4 +171,18 @@ public struct FusionFilter: Sendable {
     public var biases: (accelerationX: Double, accelerationY: Double, rotationZ: Double) { (x[5], x[6], x[7]) }
     /// Yaw, radians counter-clockwise from east, and its 1 σ.
     public var yaw: (value: Double, sigma: Double) { (x[4], p[4 * d + 4].squareRoot()) }
+    /// The barometer's bias (pressure altitude − height above the ellipsoid), m, and its 1 σ; the accelerometer's z
+    /// bias, m/s².
+    public var verticalBiases: (barometer: Double, barometerSigma: Double, accelerationZ: Double) {
+        (x[12], p[12 * d + 12].squareRoot(), x[13])
+    }
+
+    /// Normal gravity, m/s², on the WGS84 ellipsoid at `latitude` degrees (Somigliana, in the series form) less the
+    /// free-air gradient 3.086·10⁻⁶ s⁻² × height: what a level accelerometer at rest reads on its z axis, to the
+    /// local anomaly (≤ 10⁻³ m/s², which the z bias state absorbs).
+    public static func normalGravity(latitude: Double, height: Double) -> Double {
+        let s = sin(latitude * .pi / 180)
+        let s2 = sin(2 * latitude * .pi / 180)
+        return 9.780_327 * (1 + 0.005_302_4 * s * s - 0.000_005_8 * s2 * s2) - 3.086e-6 * height
+    }
 }

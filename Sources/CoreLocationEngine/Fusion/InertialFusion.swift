@@ -1,3 +1,4 @@
+import CoreLocationGeodesy
 import Foundation
 
 /// The engine's side of GNSS + IMU fusion (decision 0095, Wiring): a `FusionFilter` fed with an inertial source's
@@ -76,8 +77,18 @@ public struct InertialFusion: Sendable {
         return time - last <= parameters.inertialTimeout
     }
 
-    /// Fuses a GNSS-class fix that reached the engine at `now`; returns what to deliver in its place.
-    public mutating func fuse(_ fix: Fix, from source: SourceID, at now: Double) -> Fix {
+    /// A barometer's reading into the filter's vertical channel (its standard-atmosphere height).
+    public mutating func observe(_ sample: PressureSample, at now: Double) {
+        let height = sample.standardAtmosphereHeight
+        guard height.isFinite else { return }
+        filter.update(pressureAltitude: height, at: now)
+    }
+
+    /// Fuses a GNSS-class fix that reached the engine at `now`; returns what to deliver in its place. `measured` is
+    /// the fix as its source made it (the filter's GNSS altitude), `fix` the one to deliver otherwise (the altitude
+    /// filter's altitude and floor, decisions 0032–0033); they are the same without a barometer.
+    public mutating func fuse(_ fix: Fix, measured: Fix? = nil, from source: SourceID, at now: Double) -> Fix {
+        let measured = measured ?? fix
         if let last = lastGNSS, now > last.at { gnssInterval = min(max(now - last.at, 0.1), 1) }
         lastGNSS = (fix, now, source)
         deadReckoningEnded = false
@@ -86,10 +97,10 @@ public struct InertialFusion: Sendable {
                 latitude: fix.latitude, longitude: fix.longitude,
                 ellipsoidalAltitude: fix.verticalAccuracy > 0 ? fix.ellipsoidalAltitude : 0),
             date: fix.timestamp)
-        filter.update(gnss: fix, at: now)
+        filter.update(gnss: measured, at: now)
         filter.applyVehicleConstraint()
         guard filter.isAligned, let estimate = filter.estimate else { return fix }
-        let output = fused(estimate, template: fix, timestamp: fix.timestamp)
+        let output = fused(estimate, template: fix, geoid: measured, timestamp: fix.timestamp)
         lastFused = (output, now)
         return output
     }
@@ -114,12 +125,13 @@ public struct InertialFusion: Sendable {
         }
         let timestamp = gnss.fix.timestamp.addingTimeInterval(sample.time - gnss.at)
         var template = gnss.fix
-        // The altitude is not this filter's: invalid unless a barometer gives one (the engine fuses it after).
+        // The altitude is the filter's when its vertical channel has started; else invalid unless a barometer
+        // gives one (the engine's altitude filter, after).
         template.altitude = 0
         template.ellipsoidalAltitude = 0
         template.verticalAccuracy = -1
         template.floor = nil
-        let output = fused(estimate, template: template, timestamp: timestamp)
+        let output = fused(estimate, template: template, geoid: gnss.fix, timestamp: timestamp)
         lastFused = (output, sample.time)
         return output
     }
@@ -139,10 +151,23 @@ public struct InertialFusion: Sendable {
         filter.update(heading: degrees, accuracy: heading.accuracy, at: time)
     }
 
-    /// The estimate as a fix: position, speed and course with their accuracies from the filter, the rest (altitude,
-    /// floor, accessory) from `template`.
-    private func fused(_ estimate: FusionFilter.Estimate, template: Fix, timestamp: Date) -> Fix {
+    /// The estimate as a fix: position, speed and course with their accuracies from the filter, and its height when
+    /// it has one (ellipsoidal altitude = h; altitude = h − the geoid's separation, `geoid`'s own ellipsoidal −
+    /// altitude when it has a valid vertical, else EGM96 there; verticalAccuracy = 1 σ of h); the rest (floor,
+    /// accessory; the altitude without a height) from `template`.
+    private func fused(_ estimate: FusionFilter.Estimate, template: Fix, geoid: Fix, timestamp: Date) -> Fix {
         var fix = template
+        if let height = estimate.height, height.isFinite, estimate.verticalAccuracy > 0,
+            estimate.verticalAccuracy.isFinite
+        {
+            let separation =
+                geoid.verticalAccuracy > 0 && (geoid.ellipsoidalAltitude - geoid.altitude).isFinite
+                ? geoid.ellipsoidalAltitude - geoid.altitude
+                : EGM96Geoid.geoidHeight(latitude: estimate.latitude, longitude: estimate.longitude)
+            fix.ellipsoidalAltitude = height
+            fix.altitude = height - (separation.isFinite ? separation : 0)
+            fix.verticalAccuracy = estimate.verticalAccuracy
+        }
         fix.latitude = estimate.latitude
         fix.longitude = estimate.longitude
         fix.horizontalAccuracy = estimate.horizontalAccuracy
