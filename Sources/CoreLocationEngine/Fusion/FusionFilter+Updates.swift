@@ -154,7 +154,8 @@ extension FusionFilter {
     /// white as in `initialise`; v_up 0 ± `initialVerticalVelocity`; b_baro unknown; b_az kept on a restart.
     private mutating func initialiseHeight(from fix: Fix) {
         let (correlated, white) = verticalSigmas(fix)
-        let az = hasHeight ? (x[13], p[13 * d + 13]) : (0, configuration.initialAccelerationBias * configuration.initialAccelerationBias)
+        let prior = configuration.initialAccelerationBias
+        let az = hasHeight ? (x[13], p[13 * d + 13]) : (0, prior * prior)
         for i in 10..<d {
             x[i] = 0
             for k in 0..<d {
