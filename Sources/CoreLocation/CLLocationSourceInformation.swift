@@ -14,10 +14,11 @@ open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @un
     /// True when the location came from an external accessory (a receiver on a serial line, gpsd).
     open var isProducedByAccessory: Bool { accessory }
 
-    /// Not Apple's (its class has only the two properties above): true when the engine fused the location from GNSS
-    /// and an IMU, or dead-reckoned it through a GNSS outage (decision 0095). Package-visible, for `locationctl`;
-    /// not archived.
-    package var isFused: Bool { fused }
+    /// Not Apple's (its class has only the two properties above; a Linux addition, so code written for Apple's
+    /// compiles unchanged and code that reads it is Linux-only): true when the engine fused the location from GNSS
+    /// and an IMU, or dead-reckoned it through a GNSS outage (decision 0095; issue 40: "sourceInformation says so").
+    /// Not archived: Apple's archive has no key for it.
+    public var isFused: Bool { fused }
 
     /// Neither simulated nor from an accessory.
     override public init() {
