@@ -507,14 +507,15 @@ public struct BoundedPolicy: Sendable {
     }
 
     /// Whether the user walks away from a stay the tracker holds, before the tracker sees it (its envelope may
-    /// reach the next place): over the tracker's window the fixes keep a direction (`wanderPersistence`) and have
-    /// gone farther than the stay's spread, ending farther than two spreads from its centre.
+    /// reach the next place): over the tracker's window the fixes keep a direction (`walkAwayPersistence`) and have
+    /// gone farther than `walkAwaySpreads` of the stay's spread, ending as far from its centre.
     private func walksAway(_ point: ReportPoint, from centre: StayCentre) -> Bool {
-        guard let window = parameters.stays?.window, let first = trail.first(where: { point.time - $0.time <= window }),
-            point.time - first.time >= window / 2,
-            SynchronizedDistance.distance(first, point) > parameters.walkAwaySpreads * wander,
+        guard let window = parameters.stays?.window,
+            let start = trail.firstIndex(where: { point.time - $0.time <= window }),
+            point.time - trail[start].time >= window / 2,
+            SynchronizedDistance.distance(trail[start], point) > parameters.walkAwaySpreads * wander,
             centre.distance(to: point) > parameters.walkAwaySpreads * wander,
-            let persistence = Self.persistence(trail.drop(while: { point.time - $0.time > window }), step: parameters.wanderStep)
+            let persistence = Self.persistence(trail[start...], step: parameters.wanderStep)
         else { return false }
         return persistence > parameters.walkAwayPersistence
     }
