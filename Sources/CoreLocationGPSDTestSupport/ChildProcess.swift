@@ -262,13 +262,20 @@ public final class ChildProcess: Sendable {
 }
 
 extension ChildProcess {
-    /// Whether `pid` has exited: no longer listed, or a zombie waiting to be reaped.
+    /// Whether `pid` has exited: no longer listed, or a zombie waiting to be reaped whose threads
+    /// have all ended. A SIGKILLed process's main thread turns zombie as soon as it ends, while other
+    /// threads may still be finishing (one in an `fsync`, say) and the process's descriptors — a
+    /// listening socket — stay open until the last one does; the kernel lists those threads under
+    /// `/proc/PID/task` until then. (CI's red run of BackgroundDaemonKillTests: a daemon started
+    /// "after" such a kill found the old socket still answering and refused to start.)
     public static func hasExited(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return true }
         let state = stat[close...].dropFirst(2).first
-        return state == "Z" || state == "X"
+        guard state == "Z" || state == "X" else { return false }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.allSatisfy { $0 == "\(pid)" }
     }
 
     /// Waits at most `timeout` seconds, polling every 5 ms, until `pid` has exited; false if it has not.

@@ -45,12 +45,23 @@ enum ListeningSocket {
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
             throw .cannotPrepare(path, "it exists and is not a socket")
         }
-        if let fd = try? UnixSocket.connect(path: path) {
-            close(fd)
-            throw .alreadyListening(path)
-        }
+        if answers(path) { throw .alreadyListening(path) }
         logger.notice("Removing a stale socket file (no daemon answers on it)", metadata: ["path": "\(path)"])
         guard unlink(path) == 0 else { throw .cannotPrepare(path, String(cString: strerror(errno))) }
+    }
+
+    /// Whether a daemon answers on `path`, asked for up to `patience` seconds. A daemon that was just
+    /// SIGKILLed keeps its listening socket (and so accepts connections into its backlog) until its
+    /// last thread has ended, which a thread in an `fsync` can delay; a live daemon answers throughout.
+    /// So one refused connection within the window means the socket is stale.
+    static func answers(_ path: String, patience: Double = 2, every interval: Double = 0.25) -> Bool {
+        let deadline = Date().addingTimeInterval(patience)
+        while true {
+            guard let fd = try? UnixSocket.connect(path: path) else { return false }
+            close(fd)
+            if Date() >= deadline { return true }
+            Thread.sleep(forTimeInterval: interval)
+        }
     }
 
     /// Tells systemd (or whoever set `NOTIFY_SOCKET`) that the daemon is ready.
