@@ -10,16 +10,20 @@
 #   packaging/build-deb.sh [VERSION]              # release build, then both packages (VERSION: packaging/debian/changelog's)
 #   BINARIES=DIR packaging/build-deb.sh           # package binaries already built (DIR holds locationd, locationctl and
 #                                                 # swift-corelocation_CoreLocationGeocoding.resources/)
-#   lintian --info .build/deb/corelocation_*.deb  # 2 errors left: the static Foundation's zlib (docs/decisions/0070)
+#   lintian --info .build/deb/corelocation_*.deb  # no error: the one tag left, embedded-library zlib (swift-nio-extras'
+#                                                 # copy, which AsyncHTTPClient links), is overridden with its reason
+#                                                 # (packaging/debian/lintian-overrides; docs/decisions/0070)
 #
 # Layout (docs/decisions/0070): the binaries in /usr/bin; the gazetteer in /usr/share/swift-corelocation/, one of the
 # places the geocoder looks (Gazetteer+Loading.swift), not a SwiftPM bundle beside the binaries (lintian:
 # subdir-in-usr-bin). GRDB's bundle holds only Apple's PrivacyInfo.xcprivacy, which nothing reads: not shipped.
 # Manual pages: swift-argument-parser's generate-manual tool (the GenerateManual plugin's) run on the built binaries.
-# Depends: dpkg-shlibdeps on the binaries (only glibc's, libstdc++'s and libgcc's libraries remain: D-Bus, MaxMind,
-# SQLite... are spoken or linked by the binaries themselves).
+# Depends: dpkg-shlibdeps on the binaries (D-Bus and MaxMind are spoken or read by the binaries themselves; what
+# remains besides glibc's, libstdc++'s and libgcc's is SQLite (GRDB), libcurl and libxml2 (the static Foundation's
+# FoundationNetworking and FoundationXML) and zlib (SwiftPM links -lz for swift-nio-extras, which uses none of it).
 #
-# Needs: the Swift toolchain; dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog); binutils (strip, objcopy).
+# Needs: the Swift toolchain; dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog); binutils (strip, objcopy);
+# libcurl4-openssl-dev (libcurl.so, which the static FoundationNetworking links: without it `-lcurl` fails).
 #
 # Install: sudo apt install ./.build/deb/corelocation_*.deb
 #          sudo usermod -aG corelocation "$USER"   # then log in again: the socket is 0660
@@ -86,6 +90,8 @@ install -m 0644 packaging/systemd/user/locationd.socket packaging/systemd/user/l
     packaging/systemd/user/corelocation-agent.service packaging/systemd/user/corelocation-report.service \
     "$PKG/usr/lib/systemd/user/"
 install -m 0644 packaging/locationd.conf "$PKG/etc/corelocation/locationd.conf"
+# The one lintian tag that cannot be mended here, with its reason (docs/decisions/0070).
+install -D -m 0644 packaging/debian/lintian-overrides "$PKG/usr/share/lintian/overrides/corelocation"
 # GeoClue2 (docs/decisions/0074): the bus policy that lets locationd's user own the name (inert until
 # `geoclue = system`), and an activation file a user may choose instead of geoclue's (not installed where the bus
 # reads it: geoclue's own stays in charge unless the user switches).

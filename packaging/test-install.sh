@@ -9,13 +9,18 @@
 #   - the daemon, started by its socket as the unit says, answers clients: `locationctl authorize --list`, and a
 #     `locationctl locate` served from its simulated source, for the user corelocation and for a member of the
 #     corelocation group (another uid); it runs with no capability, no new privileges and a seccomp filter
-#   - under that unit it reaches gpsd on 127.0.0.1:2947 and opens a serial line (a UART node); a probe with the
-#     unit's sandbox lists the interfaces' addresses over netlink (what getifaddrs, which the IP source calls, does)
-#     and fails without AF_NETLINK
+#   - under that unit it reaches gpsd on 127.0.0.1:2947, and its open of a serial line (a UART node, tried when gpsd
+#     gave no fix for 10 s) reaches the device (opened, or ENXIO where no UART is behind it), not a sandbox EPERM; a
+#     probe with the unit's sandbox calls getifaddrs (as the IP source does: netlink), which lists 127.0.0.1, and
+#     fails without AF_NETLINK
 #   - `locationctl reverse 48.85 2.35` names Paris from the installed gazetteer (no build tree in the container)
 #   - dpkg --purge removes the package, its state and its user
 #
 #   packaging/test-install.sh [PACKAGE.deb]   # default: the newest .build/deb/corelocation_*.deb
+#
+# Exit status: 0 every check passed; 1 a check failed (the package, its units or the daemon); 77 the machine cannot
+# run the test (not root, a tool missing, debootstrap failed, the container did not boot), before the package was
+# installed; 64 no package. .ci/run runs it through packaging/ci-package.sh, which fails on 1 and says 77 loudly.
 #
 # Not beside `swift test`: the container shares the host's network (apt needs it), so its gpsd holds 127.0.0.1:2947,
 # which the tests that expect no gpsd there see. Needs root, debootstrap and systemd-container (systemd-nspawn); the Debian 12 tree is made once with debootstrap
@@ -47,7 +52,7 @@ if [ ! -f "$base/.complete" ]; then
     mkdir -p "$cache"
     debootstrap --variant=minbase --include=systemd,dbus,adduser,man-db,gpsd,iproute2 bookworm "$base" \
         "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$cache/debootstrap.log" 2>&1 \
-        || { tail -20 "$cache/debootstrap.log" >&2; exit 1; }
+        || { tail -20 "$cache/debootstrap.log" >&2; echo "test-install.sh: debootstrap failed (the mirror?)" >&2; exit 77; }
     touch "$base/.complete"
 fi
 
@@ -83,7 +88,7 @@ for _ in $(seq 300); do
     [ -n "$leader" ] && break
     sleep 0.1
 done
-[ -n "$leader" ] || { cat "$work/console.log" >&2; echo "the container did not start" >&2; exit 1; }
+[ -n "$leader" ] || { cat "$work/console.log" >&2; echo "test-install.sh: the container did not start" >&2; exit 77; }
 inside() { nsenter -t "$leader" -a -- "$@"; }
 # systemctl answers once systemd has made its socket; then `--wait` waits for the boot to finish.
 state=""
@@ -92,7 +97,8 @@ for _ in $(seq 600); do
     case "$state" in running | degraded) break ;; esac
     sleep 0.2
 done
-[ "$state" = running ] || [ "$state" = degraded ] || { cat "$work/console.log" >&2; echo "boot: $state" >&2; exit 1; }
+[ "$state" = running ] || [ "$state" = degraded ] \
+    || { cat "$work/console.log" >&2; echo "test-install.sh: the container did not boot: $state" >&2; exit 77; }
 
 stage "dpkg -i $(basename "$deb")"
 # apt, not bare dpkg -i: the package's Depends (dpkg-shlibdeps') come from Debian's archive, as for a user's
@@ -156,7 +162,12 @@ source = serial:/dev/ttyS3?baud=9600
 CONF
 inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
 inside systemctl restart locationd.service
-client corelocation locate --format json >/dev/null 2>&1 &
+# The client tracks (`locate` gives up after 10 s, when the engine is only turning to the serial line), waiting for a
+# fix that neither receiver gives (gpsd has no device, the line no UART): it ends at its timeout, waited for below, so
+# that no process of the user corelocation is left when the purge deletes the user.
+inside setpriv --reuid corelocation --regid corelocation --init-groups --reset-env -- \
+    env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout 25 /usr/bin/locationctl \
+    track --limit 1 --format json >/dev/null 2>&1 &
 waiting=$!
 sleep 5
 pid="$(inside systemctl show -p MainPID --value locationd.service)"
@@ -170,21 +181,65 @@ if [ "${pid:-0}" -gt 0 ]; then
     sockets="$(inside find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' | sed 's/socket:\[\(.*\)\]/\1/')"
     established="$(inside cat "/proc/$pid/net/tcp" "/proc/$pid/net/tcp6" | awk '$3 ~ /:0B83$/ && $4 == "01" { print $10 }')"
     echo "$sockets" | grep -qxF -f <(echo "$established") || fail "no connection from the daemon to gpsd on localhost"
-    inside find "/proc/$pid/fd" -lname /dev/ttyS3 | grep -q . || fail "the daemon did not open the serial line"
 else
     fail "locationd.service has no main process: $(inside systemctl status --no-pager locationd.service | tail -5)"
 fi
-kill "$waiting" 2>/dev/null || true
+wait "$waiting" || true
+# The serial line on its own (beside gpsd the engine keeps to gpsd): its open must reach the device — the daemon holds
+# it, or, with no UART behind ttyS3 (a VM whose one serial port is its console), the kernel answers ENXIO "No such
+# device or address" — and not the sandbox's EPERM, which the journal check below catches.
+echo "source = serial:/dev/ttyS3?baud=9600" >"$machine/etc/corelocation/locationd.conf.receivers"
+inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
+inside systemctl restart locationd.service
+inside setpriv --reuid corelocation --regid corelocation --init-groups --reset-env -- \
+    env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout 10 /usr/bin/locationctl \
+    track --limit 1 --format json >/dev/null 2>&1 &
+waiting=$!
+serial=""
+for _ in $(seq 40); do
+    pid="$(inside systemctl show -p MainPID --value locationd.service)"
+    if [ "${pid:-0}" -gt 0 ] && inside find "/proc/$pid/fd" -lname /dev/ttyS3 2>/dev/null | grep -q .; then
+        serial="opened"; break
+    fi
+    if inside journalctl --no-pager -o cat -u locationd.service | grep -q 'cannot open /dev/ttyS3: No such device or address'; then
+        serial="reached the kernel (ENXIO: no UART behind ttyS3 here)"; break
+    fi
+    sleep 0.25
+done
+[ -n "$serial" ] && echo "   the serial line: $serial" || fail "the daemon did not open the serial line"
+wait "$waiting" || true
 inside journalctl --no-pager -u locationd.service >"$work/journal.txt" 2>&1 || true
 if grep -E 'Operation not permitted|Permission denied|Bad system call|Address family not supported' "$work/journal.txt"; then
     fail "the sandbox refused the daemon something (journal above)"
 fi
 
 stage "netlink under the unit's sandbox"
-# locationd.service with its ExecStart replaced by `ip address` (netlink, as getifaddrs): it must list the loopback
-# address; the same without AF_NETLINK must fail, so the check can tell.
+# locationd.service with its ExecStart replaced by a call of getifaddrs(3) (what the IP source calls; Python's ctypes,
+# Python being there for gpsd): it must list the loopback address; the same without AF_NETLINK must fail, so the
+# check can tell. (`ip address` is no probe: as the unit's user, under its system-call filter, it exits 1 with netlink or without.)
+cat >"$machine/usr/local/bin/getifaddrs-probe" <<'PY'
+#!/usr/bin/python3
+import ctypes, socket, sys
+class Sockaddr(ctypes.Structure):
+    _fields_ = [("family", ctypes.c_ushort), ("data", ctypes.c_ubyte * 14)]
+class Ifaddrs(ctypes.Structure):
+    pass
+Ifaddrs._fields_ = [("next", ctypes.POINTER(Ifaddrs)), ("name", ctypes.c_char_p), ("flags", ctypes.c_uint),
+                    ("addr", ctypes.POINTER(Sockaddr))]
+libc = ctypes.CDLL(None, use_errno=True)
+head = ctypes.POINTER(Ifaddrs)()
+if libc.getifaddrs(ctypes.byref(head)) != 0:
+    sys.exit(f"getifaddrs: errno {ctypes.get_errno()}")
+node = head
+while node:
+    entry = node.contents
+    if entry.addr and entry.addr.contents.family == socket.AF_INET:
+        print(entry.name.decode(), socket.inet_ntoa(bytes(entry.addr.contents.data[2:6])))
+    node = entry.next
+PY
+chmod 0755 "$machine/usr/local/bin/getifaddrs-probe"
 probe() {  # probe NAME FAMILIES: run the probe unit with RestrictAddressFamilies=FAMILIES, print its output
-    sed -e 's|^ExecStart=.*|ExecStart=/usr/sbin/ip -brief address show lo|' -e 's/^Type=notify/Type=oneshot/' \
+    sed -e 's|^ExecStart=.*|ExecStart=/usr/local/bin/getifaddrs-probe|' -e 's/^Type=notify/Type=oneshot/' \
         -e '/^NotifyAccess=/d' -e '/^Requires=/d' -e '/^Restart/d' -e '/^Also=/d' \
         -e "s/^RestrictAddressFamilies=.*/RestrictAddressFamilies=$2/" \
         "$machine/lib/systemd/system/locationd.service" >"$work/$1.service"
@@ -195,7 +250,7 @@ probe() {  # probe NAME FAMILIES: run the probe unit with RestrictAddressFamilie
     inside journalctl --no-pager -o cat -u "$1.service"
 }
 probe corelocation-netlink "AF_UNIX AF_INET AF_INET6 AF_NETLINK" | grep -q '127.0.0.1' \
-    || fail "ip address under locationd.service's sandbox did not list 127.0.0.1"
+    || fail "getifaddrs under locationd.service's sandbox did not list 127.0.0.1"
 probe corelocation-no-netlink "AF_UNIX AF_INET AF_INET6" | grep -q '127.0.0.1' \
     && fail "the probe listed addresses without AF_NETLINK: it cannot tell"
 

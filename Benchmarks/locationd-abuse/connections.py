@@ -14,86 +14,31 @@ Medians over --trials runs. Needs a descriptor limit above 2 H + 100 (raised to 
 Usage: connections.py BIN_DIR [BIN_DIR ...] [--held 0,6000] [--seconds 3] [--trials 3]
 """
 import argparse
-import json
-import os
-import resource
-import shutil
-import socket
 import statistics
-import struct
-import subprocess
 import sys
-import tempfile
 import time
 
-
-def frame(message):
-    payload = json.dumps(message, separators=(",", ":")).encode()
-    return struct.pack(">I", len(payload)) + payload
-
-
-def read_frame(sock):
-    header = b""
-    while len(header) < 4:
-        chunk = sock.recv(4 - len(header))
-        if not chunk:
-            return None
-        header += chunk
-    (length,) = struct.unpack(">I", header)
-    body = b""
-    while len(body) < length:
-        chunk = sock.recv(length - len(body))
-        if not chunk:
-            return None
-        body += chunk
-    return json.loads(body)
-
-
-def hello(path, timeout=30):
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    sock.connect(path)
-    sock.sendall(frame({"type": "hello", "version": 2, "label": "bench"}))
-    message = read_frame(sock)
-    if not message or message.get("type") != "hello":
-        sock.close()
-        raise RuntimeError(f"no hello: {message}")
-    return sock
+from daemon import Daemon, hello, raise_descriptor_limit
 
 
 def trial(bin_dir, held, seconds):
-    work = tempfile.mkdtemp(prefix="abuse-conn-")
-    path = os.path.join(work, "l.sock")
-    env = dict(os.environ, CORELOCATION_PROMPT="never", CORELOCATION_DATABASE=os.path.join(work, "cl.sqlite"))
-    daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "locationd"), "--socket", path, "--database", os.path.join(work, "d.sqlite"),
-         "--config", "/dev/null", "--simulate", "48.8584,2.2945", "--log-level", "error",
-         "--max-connections-per-uid", str(held + 64)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     sockets = []
-    try:
-        for _ in range(400):
-            if os.path.exists(path):
-                break
-            time.sleep(0.05)
-        time.sleep(0.2)
-        for _ in range(held):
-            sockets.append(hello(path))
-        # Warm-up, so that both cases measure a daemon past its start (sources opened, first fixes).
-        for _ in range(200):
-            hello(path).close()
-        count = 0
-        start = time.monotonic()
-        while time.monotonic() - start < seconds:
-            hello(path).close()
-            count += 1
-        return count / (time.monotonic() - start)
-    finally:
-        for sock in sockets:
-            sock.close()
-        daemon.kill()
-        daemon.wait()
-        shutil.rmtree(work, ignore_errors=True)
+    with Daemon(bin_dir, "--max-connections-per-uid", str(held + 64)) as daemon:
+        try:
+            for _ in range(held):
+                sockets.append(hello(daemon.path))
+            # Warm-up, so that both cases measure a daemon past its start (sources opened, first fixes).
+            for _ in range(200):
+                hello(daemon.path).close()
+            count = 0
+            start = time.monotonic()
+            while time.monotonic() - start < seconds:
+                hello(daemon.path).close()
+                count += 1
+            return count / (time.monotonic() - start)
+        finally:
+            for sock in sockets:
+                sock.close()
 
 
 def main():
@@ -103,8 +48,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--trials", type=int, default=3)
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    hard = raise_descriptor_limit()
     print(f"{'held':>6} {'hellos/s':>9}  build")
     for held in [int(h) for h in args.held.split(",")]:
         if 2 * held + 100 > hard:

@@ -14,20 +14,13 @@ Usage: registers.py BEFORE_BIN_DIR AFTER_BIN_DIR [--counts 1000,8000,16000] [--t
 """
 import argparse
 import json
-import os
 import socket
-import statistics
 import struct
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-
-def frame(message):
-    payload = json.dumps(message, separators=(",", ":")).encode()
-    return struct.pack(">I", len(payload)) + payload
+from daemon import Daemon, frame, medians as medians_of
 
 
 class Reader(threading.Thread):
@@ -101,21 +94,9 @@ def ping(sock, reader, request_id, timeout):
 
 
 def trial(bin_dir, count, timeout):
-    work = tempfile.mkdtemp(prefix="abuse-")
-    path = os.path.join(work, "l.sock")
-    env = dict(os.environ, CORELOCATION_PROMPT="never", CORELOCATION_DATABASE=os.path.join(work, "cl.sqlite"))
-    daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "locationd"), "--socket", path, "--database", os.path.join(work, "d.sqlite"),
-         "--config", "/dev/null", "--simulate", "48.8584,2.2945", "--log-level", "error",
-         # The status listing 16 000 clients is over the default 1 MiB of unread output.
-         "--max-buffered", str(64 << 20)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            if os.path.exists(path):
-                break
-            time.sleep(0.05)
-        time.sleep(0.2)
+    # The status listing 16 000 clients is over the default 1 MiB of unread output.
+    with Daemon(bin_dir, "--max-buffered", str(64 << 20)) as daemon:
+        path = daemon.path
         abuser, abuser_reader = connect(path, "abuser")
         other, other_reader = connect(path, "other")
         ping(other, other_reader, 1, timeout)
@@ -135,9 +116,6 @@ def trial(bin_dir, count, timeout):
         time.sleep(0.05)
         gone = ping(other, other_reader, 3, timeout)
         return {"register": registered, "ping": next_ping, "gone": gone, "refused": abuser_reader.refused}
-    finally:
-        daemon.kill()
-        daemon.wait()
 
 
 def main():
@@ -156,8 +134,7 @@ def main():
             if args.only and name != args.only:
                 continue
             runs = [trial(bin_dir, count, args.timeout) for _ in range(args.trials)]
-            medians[name] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-            m = medians[name]
+            m = medians[name] = medians_of(runs)
             print(f"{count:>6} {name:>6} {m['register']:>12.3f} {m['refused']:>8} {m['ping']:>17.4f} "
                   f"{m['gone']:>19.4f}", flush=True)
         if args.only:
