@@ -8,9 +8,9 @@
 #   bash packaging/ci-package.sh                 # as .ci/run does (root, or sudo for apt-get and the install test)
 #   BINARIES=DIR bash packaging/ci-package.sh    # package binaries already built (see build-deb.sh)
 #
-# Takes, on a 2-core machine: the release build 20-40 min (none is made elsewhere in CI), the rest of build-deb.sh
-# about 1 min, lintian about 1 min, test-install.sh about 3 min with its Debian tree made (+ about 3 min once, for
-# debootstrap; kept in /var/tmp/corelocation-install-test).
+# Takes, measured on a 2-core machine shared with other builds (docs/decisions/0070): the release build 27 min (none
+# is made elsewhere in CI), the rest of build-deb.sh 4-5 min, lintian 30 s, test-install.sh 65 s with its Debian tree
+# made (+ 155 s once, for debootstrap; the tree is kept in /var/tmp/corelocation-install-test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
