@@ -43,7 +43,7 @@ final class CredentialRelay: Sendable {
         var toClient: [UInt8] = []
         /// The client closed (or failed): nothing more is read from it or written to it.
         var clientDone = false
-        /// NIO closed its end: what it wrote last goes to the client, then the link ends.
+        /// NIO closed its end: what it wrote last goes to the client as far as its socket takes it, and the link ends.
         var pairDone = false
         /// Bytes with a pidfd have come: bytes without one end the connection from now on.
         var credentialed = false
@@ -226,7 +226,9 @@ final class CredentialRelay: Sendable {
             link.toPair = []
         }
         if link.clientDone, link.toPair.isEmpty { return false }
-        if link.pairDone, link.toClient.isEmpty { return false }
+        // NIO closed its end: what it wrote last (an error frame) was sent above as far as the client's socket took
+        // it; a client that does not read does not hold the link open.
+        if link.pairDone { return false }
         return true
     }
 
