@@ -9,9 +9,10 @@ import Glibc
 #endif
 
 /// The daemon's own accept loop on a listening stream socket (its own Unix socket, and each of the gpsd front door's
-/// Unix and TCP sockets: decision 0099), so that it knows each connection's descriptor (issue 37, item 6). NIO does not hand out its descriptors, and the daemon found each connection's among all of its own by a
-/// scan of `/proc/self/fd` (one `getsockopt` per open descriptor) at every hello, on the event loop: 6 000 held
-/// connections cut hello throughput from 3 087/s to 54/s. Here the thread that accepts knows the number, and hands
+/// Unix and TCP sockets: decision 0099), so that it knows each connection's descriptor (issue 37, item 6). NIO does
+/// not hand out its descriptors, and the daemon found each connection's among all of its own by a scan of
+/// `/proc/self/fd` (one `getsockopt` per open descriptor) at every hello, on the event loop: 6 000 held connections
+/// cut hello throughput from 3 087/s to 54/s. Here the thread that accepts knows the number, and hands
 /// the socket to NIO (`ClientBootstrap.withConnectedSocket`), which owns and closes it from then on; the daemon
 /// duplicates it at the hello (`DirectSocket.duplicate(_:cookie:)`), on the event loop while the channel is open —
 /// so the number is still that socket's — and checks the copy's cookie all the same.
@@ -180,7 +181,8 @@ extension ListeningSocket {
 
 extension ListeningSocket {
     /// A TCP socket bound to `host` (a numeric address, or a name resolved to its first address, as NIO's
-    /// `ServerBootstrap.bind(host:port:)` did) and `port`, listening (backlog 256, `SO_REUSEADDR` as the bootstrap had).
+    /// `ServerBootstrap.bind(host:port:)` did) and `port`, listening (backlog 256, `SO_REUSEADDR`, as the bootstrap
+    /// had).
     static func bind(host: String, port: Int) throws(Failure) -> Int32 {
         let label = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         var hints = addrinfo()

@@ -83,7 +83,8 @@ final class CredentialRelay: Sendable {
     /// thread starts with the first connection.
     func relay(_ client: Int32, connector: Int32, pid: Int32) -> Outcome {
         var one: Int32 = 1
-        guard setsockopt(client, SOL_SOCKET, Self.passPidfdOption, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+        let length = socklen_t(MemoryLayout<Int32>.size)
+        guard setsockopt(client, SOL_SOCKET, Self.passPidfdOption, &one, length) == 0 else {
             return errno == ENOPROTOOPT || errno == EINVAL ? .unsupported : .failed(String(cString: strerror(errno)))
         }
         var ends: [Int32] = [-1, -1]
@@ -143,7 +144,9 @@ final class CredentialRelay: Sendable {
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             for link in links {
                 var clientEvents: Int16 = 0
-                if !link.clientDone, !link.pairDone, link.toPair.count < Self.bufferLimit { clientEvents |= Int16(POLLIN) }
+                if !link.clientDone, !link.pairDone, link.toPair.count < Self.bufferLimit {
+                    clientEvents |= Int16(POLLIN)
+                }
                 if !link.clientDone, !link.toClient.isEmpty { clientEvents |= Int16(POLLOUT) }
                 var pairEvents: Int16 = 0
                 if !link.pairDone, link.toClient.count < Self.bufferLimit { pairEvents |= Int16(POLLIN) }
@@ -154,7 +157,8 @@ final class CredentialRelay: Sendable {
             }
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
-                logger.error("Cannot wait on Settings connections", metadata: ["error": "\(String(cString: strerror(errno)))"])
+                let reason = String(cString: strerror(errno))
+                logger.error("Cannot wait on Settings connections", metadata: ["error": "\(reason)"])
                 // Nothing is known of any socket: wait a little (not spin), then try again.
                 _ = poll(nil, 0, 100)
                 continue
@@ -235,7 +239,9 @@ final class CredentialRelay: Sendable {
     /// Sends what the socket takes; false when the connection is gone.
     private static func flush(_ bytes: inout [UInt8], into fd: Int32) -> Bool {
         while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
             if count > 0 {
                 bytes.removeFirst(count)
                 continue
@@ -279,7 +285,11 @@ final class CredentialRelay: Sendable {
                     let count = recvmsg(link.client, &message, Int32(MSG_DONTWAIT) | Self.closeOnExecMessages)
                     guard count >= 0 else { return (count, 0) }
                     Self.controlMessages(controlBytes, length: message.msg_controllen) { type, descriptor in
-                        if type == Self.pidfdMessage { pidfds.append(descriptor) } else { descriptors.append(descriptor) }
+                        if type == Self.pidfdMessage {
+                            pidfds.append(descriptor)
+                        } else {
+                            descriptors.append(descriptor)
+                        }
                     }
                     return (count, message.msg_flags)
                 }
@@ -332,7 +342,9 @@ final class CredentialRelay: Sendable {
     static func sameProcess(_ sender: Int32, _ connector: Int32, pid: Int32) -> Bool {
         var senderInfo = stat()
         var connectorInfo = stat()
-        if filesystemType(of: sender) == pidfsMagic, fstat(sender, &senderInfo) == 0, fstat(connector, &connectorInfo) == 0 {
+        if filesystemType(of: sender) == pidfsMagic, fstat(sender, &senderInfo) == 0,
+            fstat(connector, &connectorInfo) == 0
+        {
             return senderInfo.st_dev == connectorInfo.st_dev && senderInfo.st_ino == connectorInfo.st_ino
         }
         return PeerIdentity.pid(ofPidfd: sender) == pid && PeerIdentity.pid(ofPidfd: connector) == pid
@@ -342,7 +354,8 @@ final class CredentialRelay: Sendable {
 
     /// glibc's `fstatfs`, which Swift's Glibc module does not export: looked up by name, as `Acceptor` does `accept4`.
     private static let fstatfs: FStatFS? = {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fstatfs") else { return nil }  // RTLD_DEFAULT
+        // RTLD_DEFAULT
+        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fstatfs") else { return nil }
         return unsafeBitCast(address, to: FStatFS.self)
     }()
 

@@ -32,7 +32,8 @@ enum GPSDFrontDoor {
                 switch address {
                 case let .tcp(host, port):
                     let listening = try ListeningSocket.bind(host: host, port: port)
-                    listener = Listener(acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger))
+                    listener = Listener(
+                        acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger))
                 case let .unix(path):
                     try ListeningSocket.prepare(path: path, logger: logger)
                     let listening = try ListeningSocket.bind(path: path)

@@ -97,7 +97,8 @@ import Glibc
             daemonUID: getuid(), launcher: .exec, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let path = directory.path("gpsd.sock")
-        let listeners = GPSDFrontDoor.listen([.unix(path: path)], group: group, core: core, isRoot: false, logger: logger)
+        let listeners = GPSDFrontDoor.listen(
+            [.unix(path: path)], group: group, core: core, isRoot: false, logger: logger)
         #expect(listeners.count == 1)
 
         let before = DirectSocket.cookiesRead.load(ordering: .relaxed)

@@ -98,7 +98,8 @@ struct CredentialRelayTests {
             _ = UnixSocket.writeAll(end, Array("go;".utf8))
             let (bytes, closed) = Self.readToEnd(end, seconds: 10)
             let text = String(decoding: bytes, as: UTF8.self) + (closed ? "|closed" : "|open")
-            return (end, text + "|" + String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (end, text + "|" + printed)
         }
         #expect(accepted >= 0, "no relayed connection")
         // The connector's bytes, before accept and after, went through; the child's ended the connection, so neither
