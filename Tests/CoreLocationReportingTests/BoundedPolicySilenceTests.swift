@@ -54,7 +54,9 @@ import Testing
         var fixes: [Fix] = []
         for i in 0..<100 { fixes.append(fix(x: Double(i) * 5, t: Double(i) * 4)) }
         let arrive = 99.0 * 4 + 5
-        for i in 0..<12 { fixes.append(fix(x: 495 + (i % 2 == 0 ? 15 : -15), y: Double(i % 3) * 4, t: arrive + Double(i) * 5)) }
+        for i in 0..<12 {
+            fixes.append(fix(x: 495 + (i % 2 == 0 ? 15 : -15), y: Double(i % 3) * 4, t: arrive + Double(i) * 5))
+        }
         let last = arrive + 55
         for i in 0..<10 { fixes.append(fix(x: 495, t: last + 300 + Double(i) * 5)) }
         let decisions = run(fixes, BoundedPolicy.Parameters())

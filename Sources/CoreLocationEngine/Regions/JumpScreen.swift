@@ -65,10 +65,10 @@ public struct JumpScreen: Sendable, Hashable, Codable {
     /// Whether a jump is being held (the newest fix was rejected).
     public var isHolding: Bool { holdSince != nil }
 
-    /// How many of the fixes before the newest, each rejected when it came, the newest verdict showed to be the user's
-    /// path: a hold whose fixes agreed for `holdTime`, or whose fixes this one continues at their pace. 0 otherwise. A consumer
-    /// that keeps what it rejected (the reporter, which owes its bound on every fix of the user's path) takes them
-    /// up, oldest first, before the newest.
+    /// How many of the fixes before the newest, each rejected when it came, the newest verdict showed to be the
+    /// user's path: a hold whose fixes agreed for `holdTime`, or whose fixes this one continues at their pace; 0
+    /// otherwise. A consumer that keeps what it rejected (the reporter, which owes its bound on every fix of the
+    /// user's path) takes them up, oldest first, before the newest.
     public private(set) var releasedCount = 0
 
     /// Screens one fix (valid: accuracy ≥ 0, finite coordinate). A fix not newer than the last one

@@ -244,7 +244,8 @@ public struct BoundedPolicy: Sendable {
         guard phase == .moving, let silence = parameters.silence, let last = lastGood else { return nil }
         var speed = last.speed
         if speed < 0, parameters.silenceSpeedWindow > 0,
-            let first = dwell.first(where: { last.time - $0.time <= parameters.silenceSpeedWindow }), last.time > first.time
+            let first = dwell.first(where: { last.time - $0.time <= parameters.silenceSpeedWindow }),
+            last.time > first.time
         {
             speed = SynchronizedDistance.distance(first, last) / (last.time - first.time)
         } else if speed < 0, let previous = previousGood, last.time > previous.time {
@@ -588,9 +589,10 @@ public struct BoundedPolicy: Sendable {
     private var walkingSpeed: Double { parameters.stays?.walkingSpeed ?? 0.6 }
 
     /// When the walk out of a stay the tracker held began, at the latest (decision 0064): the walk's fixes
-    /// (`walkOutFit`) fitted by a line in time, put back to the place, less the time the walk takes to cross one
-    /// spread (the wander the place's fixes had then: the walk's first fixes carry it too). A walk slower than
-    /// 0.3 m/s, or too few fixes to fit, falls back to the last fix within one spread of the centre.
+    /// (`walkOutFit`) fitted by a line in time, put back to the place, less the time the walk takes to cross
+    /// `walkOutSpreads` spreads (the wander the place's fixes had then: the walk's first fixes carry it too). A walk
+    /// slower than 0.3 m/s, or too few fixes to fit, falls back to the last fix within `walkOutFallbackSpreads` of
+    /// the centre.
     private func walkOutStart(_ point: ReportPoint, centre: StayCentre) -> Double? {
         let fallback = recent.last {
             centre.distance(to: $0) <= max(parameters.walkOutFallbackSpreads * wander, parameters.epsilon)
