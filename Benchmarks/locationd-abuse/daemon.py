@@ -80,20 +80,24 @@ def medians(runs):
 
 class Daemon:
     """A fresh locationd from BIN_DIR on a socket and databases of its own in a temporary directory, with a simulated
-    source and no configuration file; `options` are added to its command line. Its standard error (at
-    `log_level`) goes to the file `log` in the directory. Killed, and the directory removed, on exit."""
+    source and no configuration file; `options` are added to its command line, `env` to its environment. `path` is
+    the socket `socket_name` in the directory, waited for before the daemon is used: `l.sock`, its own, by default
+    (another, such as the gpsd front door's, is put there by `options`, in which "{work}" stands for the directory).
+    Its standard error (at `log_level`) goes to the file `log` in the directory. Killed, and the directory removed,
+    on exit."""
 
-    def __init__(self, bin_dir, *options, log_level="error"):
+    def __init__(self, bin_dir, *options, log_level="error", env=None, socket_name="l.sock"):
         self.work = tempfile.mkdtemp(prefix="abuse-")
-        self.path = os.path.join(self.work, "l.sock")
+        self.path = os.path.join(self.work, socket_name)
         self.log = os.path.join(self.work, "locationd.log")
         env = dict(os.environ, CORELOCATION_PROMPT="never",
-                   CORELOCATION_DATABASE=os.path.join(self.work, "cl.sqlite"))
+                   CORELOCATION_DATABASE=os.path.join(self.work, "cl.sqlite"), **(env or {}))
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [os.path.join(bin_dir, "locationd"), "--socket", self.path,
+                [os.path.join(bin_dir, "locationd"), "--socket", os.path.join(self.work, "l.sock"),
                  "--database", os.path.join(self.work, "d.sqlite"), "--config", "/dev/null",
-                 "--simulate", "48.8584,2.2945", "--log-level", log_level, *options],
+                 "--simulate", "48.8584,2.2945", "--log-level", log_level,
+                 *(option.replace("{work}", self.work) for option in options)],
                 env=env, stdout=subprocess.DEVNULL, stderr=log)
         for _ in range(400):
             if os.path.exists(self.path) or self.process.poll() is not None:

@@ -8,10 +8,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// The daemon's own accept loop on its listening socket, so that it knows each connection's descriptor (issue 37,
-/// item 6). NIO does not hand out its descriptors, and the daemon found each connection's among all of its own by a
-/// scan of `/proc/self/fd` (one `getsockopt` per open descriptor) at every hello, on the event loop: 6 000 held
-/// connections cut hello throughput from 3 087/s to 54/s. Here the thread that accepts knows the number, and hands
+/// The daemon's own accept loop on a listening stream socket (its own Unix socket, and each of the gpsd front door's
+/// Unix and TCP sockets: decision 0099), so that it knows each connection's descriptor (issue 37, item 6). NIO does
+/// not hand out its descriptors, and the daemon found each connection's among all of its own by a scan of
+/// `/proc/self/fd` (one `getsockopt` per open descriptor) at every hello, on the event loop: 6 000 held connections
+/// cut hello throughput from 3 087/s to 54/s. Here the thread that accepts knows the number, and hands
 /// the socket to NIO (`ClientBootstrap.withConnectedSocket`), which owns and closes it from then on; the daemon
 /// duplicates it at the hello (`DirectSocket.duplicate(_:cookie:)`), on the event loop while the channel is open —
 /// so the number is still that socket's — and checks the copy's cookie all the same.
@@ -25,25 +26,31 @@ final class Acceptor: Sendable {
     private let listening: Int32
     private let wake: (read: Int32, write: Int32)
     private let stopped = Mutex(false)
+    private let name: String
     private let logger: Logger
 
-    /// Takes ownership of `listening` (a bound, listening stream socket): closed when the loop ends.
-    init(listening: Int32, logger: Logger) throws(ListeningSocket.Failure) {
+    /// Takes ownership of `listening` (a bound, listening stream socket of any family): closed when the loop ends,
+    /// or at once when this throws. `name` names the thread.
+    init(listening: Int32, name: String = "locationd-accept", logger: Logger) throws(ListeningSocket.Failure) {
         // A socket pair as the pipe (Glibc's `pipe2` is not visible to Swift).
         var pipeEnds: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         guard socketpair(AF_UNIX, type, 0, &pipeEnds) == 0 else {
-            throw .cannotPrepare("a socket pair", String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            close(listening)
+            throw .cannotPrepare("a socket pair", reason)
         }
         let flags = fcntl(listening, F_GETFL)
         guard flags >= 0, fcntl(listening, F_SETFL, flags | O_NONBLOCK) == 0 else {
             let reason = String(cString: strerror(errno))
             close(pipeEnds[0])
             close(pipeEnds[1])
+            close(listening)
             throw .cannotPrepare("the listening socket", reason)
         }
         self.listening = listening
         self.wake = (pipeEnds[0], pipeEnds[1])
+        self.name = name
         self.logger = logger
     }
 
@@ -52,7 +59,7 @@ final class Acceptor: Sendable {
         let thread = Thread { [self] in
             self.loop(connect)
         }
-        thread.name = "locationd-accept"
+        thread.name = name
         thread.start()
     }
 
@@ -167,6 +174,36 @@ extension ListeningSocket {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw .cannotPrepare(path, reason)
+        }
+        return fd
+    }
+}
+
+extension ListeningSocket {
+    /// A TCP socket bound to `host` (a numeric address, or a name resolved to its first address, as NIO's
+    /// `ServerBootstrap.bind(host:port:)` did) and `port`, listening (backlog 256, `SO_REUSEADDR`, as the bootstrap
+    /// had).
+    static func bind(host: String, port: Int) throws(Failure) -> Int32 {
+        let label = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var found: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(host, String(port), &hints, &found)
+        guard resolved == 0, let first = found, let address = first.pointee.ai_addr else {
+            if let found { freeaddrinfo(found) }
+            throw .cannotPrepare(label, resolved == 0 ? "no address" : String(cString: gai_strerror(resolved)))
+        }
+        defer { freeaddrinfo(found) }
+        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .cannotPrepare(label, String(cString: strerror(errno))) }
+        var one: Int32 = 1
+        guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0,
+            Glibc.bind(fd, address, first.pointee.ai_addrlen) == 0, listen(fd, 256) == 0
+        else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .cannotPrepare(label, reason)
         }
         return fd
     }

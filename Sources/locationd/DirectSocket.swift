@@ -7,10 +7,10 @@ import Glibc
 
 /// The daemon's own descriptor of a connection's socket, so that a frame is written by the thread that
 /// made it (the source's reader, delivering a fix) with one `send`, without waking the event loop
-/// (decision 0042). NIO does not hand out its descriptors: the daemon's own connections are accepted by the
-/// daemon (`Acceptor`), which knows the number and hands the socket to NIO; the gpsd front door's are found by
-/// their cookie (`SO_COOKIE`, unique for the life of the system) among the process's descriptors. Either way
-/// the socket is duplicated and the copy's cookie checked: the duplicate is ours, closed only by us
+/// (decision 0042). NIO does not hand out its descriptors: the daemon's connections, on its own socket and on the
+/// gpsd front door's, are accepted by the daemon (`Acceptor`; decisions 0098, 0099), which knows the number and
+/// hands the socket to NIO. The socket is duplicated and the copy's cookie (`SO_COOKIE`, unique for the life of the
+/// system) checked: the duplicate is ours, closed only by us
 /// (`Peer.closed`), so a write can never reach another connection that reused a number NIO closed.
 enum DirectSocket {
     /// A connection's socket as the acceptor knew it: NIO's descriptor and the socket's cookie.
@@ -20,8 +20,8 @@ enum DirectSocket {
     }
 
     /// A duplicate (close-on-exec) of an accepted socket, or nil when `descriptor` is no longer that socket.
-    /// One `fcntl` and two `getsockopt`s, whatever the number of open descriptors (issue 37, item 6: the scan
-    /// below cost one `getsockopt` per open descriptor, on the event loop, at every hello). Called on the
+    /// One `fcntl` and two `getsockopt`s, whatever the number of open descriptors (issue 37, item 6: the scan of
+    /// `/proc/self/fd` it replaced cost one `getsockopt` per open descriptor, on the event loop, at every hello). Called on the
     /// channel's event loop while the channel is open, when NIO cannot have closed the number; the cookie is
     /// checked all the same.
     static func duplicate(_ accepted: Accepted) -> Int32? {
@@ -52,31 +52,8 @@ enum DirectSocket {
         return future.map { Optional($0) }.recover { _ in nil }
     }
 
-    /// A duplicate (close-on-exec) of the descriptor whose socket has `cookie`, or nil: a scan of every open
-    /// descriptor, for the channels whose descriptor the daemon does not know (the gpsd front door's).
-    static func duplicate(cookie: UInt64) -> Int32? {
-        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name),
-            let directory = opendir("/proc/self/fd")
-        else { return nil }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            // The name is read in place, up to its terminating zero: an entry is only as long as its
-            // name (`d_reclen`), so copying the whole `dirent` can read past the end of readdir's
-            // buffer (a crash at a page boundary, once there are a few hundred descriptors).
-            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
-            guard let fd = Int32(name), Self.cookie(of: fd) == cookie else { continue }
-            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0 else { return nil }
-            // The number may have been closed and reused between the two calls: check the copy.
-            if Self.cookie(of: copy) == cookie { return copy }
-            close(copy)
-            return nil
-        }
-        return nil
-    }
-
     /// Descriptors whose cookie was read since the process began: the work of finding a socket, counted by
-    /// tests (a scan reads one per open descriptor, the accepted path two).
+    /// tests (the scan of `/proc/self/fd` this replaced read one per open descriptor, the accepted path reads two).
     static let cookiesRead = Atomic<Int>(0)
 
     static func cookie(of fd: Int32) -> UInt64? {

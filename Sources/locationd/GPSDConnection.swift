@@ -16,6 +16,9 @@ final class GPSDConnection: ChannelInboundHandler {
     private let logger: Logger
     /// The kinds of the daemon's sources, the device's `subtype`.
     private let sources: String
+    /// The socket's descriptor (NIO's) and cookie, from the front door's acceptor: duplicated when the channel
+    /// becomes active, for the direct writes (`DirectSocket`; decision 0099).
+    private let socket: DirectSocket.Accepted?
     private var context: ChannelHandlerContext?
     /// Made when the channel becomes active: everything this client is sent goes through its output.
     private var fixes: GPSDFixWriter?
@@ -38,9 +41,10 @@ final class GPSDConnection: ChannelInboundHandler {
     /// live receiver (decision 0090); nil otherwise, and then its sentences are made from its fixes.
     private var relayTokens: [(any SentenceRelaying, UInt64)]?
 
-    init(core: DaemonCore, sources: String, logger: Logger) {
+    init(core: DaemonCore, sources: String, socket: DirectSocket.Accepted? = nil, logger: Logger) {
         self.core = core
         self.sources = sources
+        self.socket = socket
         self.logger = logger
     }
 
@@ -53,8 +57,10 @@ final class GPSDConnection: ChannelInboundHandler {
         let channel = context.channel
         let core = core
         let label = Self.label(channel)
+        // On the event loop while the channel is open: NIO cannot have closed the number (the cookie is checked too).
         let output = ConnectionOutput(
-            channel: channel, writer: core.writers.writer(for: context.eventLoop), socket: -1,
+            channel: channel, writer: core.writers.writer(for: context.eventLoop),
+            socket: socket.flatMap(DirectSocket.duplicate) ?? -1,
             maximumBufferedBytes: core.limits.maximumBufferedBytes
         ) { [logger] reason in
             logger.notice("gpsd client cut off", metadata: ["reason": "\(reason)", "peer": "\(label)"])
@@ -63,9 +69,8 @@ final class GPSDConnection: ChannelInboundHandler {
         self.fixes = fixes
         send(GPSDReport.version)
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        GPSDFrontDoor.identify(channel).and(DirectSocket.cookie(of: channel)).whenSuccess { identity, cookie in
+        GPSDFrontDoor.identify(channel).whenSuccess { identity in
             DaemonCore.identityQueue.async {
-                if let socket = cookie.flatMap({ DirectSocket.duplicate(cookie: $0) }) { output.adopt(socket: socket) }
                 let client = core.openProtocolClient(identity: identity, service: .gpsd, label: label) { event in
                     if case let .delivery(delivery) = event {
                         fixes.deliver(delivery)

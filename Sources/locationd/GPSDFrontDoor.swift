@@ -7,11 +7,12 @@ import NIOPosix
 #endif
 
 /// locationd's gpsd front door (issue 39, decision 0077): gpsd's JSON protocol on the addresses of
-/// `--gpsd-listen`, each one more listening channel beside the daemon's socket, run as a `ServerService`.
+/// `--gpsd-listen`. Each address is one more listening socket beside the daemon's, accepted by an `Acceptor` of its own
+/// (decision 0099), so that each connection's descriptor is known from the start, as the daemon's own are (0098).
 enum GPSDFrontDoor {
-    /// One listening channel, and the socket file it owns (a Unix address).
+    /// One listening socket's accept loop, and the socket file it owns (a Unix address).
     struct Listener {
-        var channel: any Channel
+        var acceptor: Acceptor
         var socketPath: String?
     }
 
@@ -20,32 +21,29 @@ enum GPSDFrontDoor {
     /// lose it for a misconfigured extra.
     static func listen(
         _ addresses: [GPSDListenAddress], group: any EventLoopGroup, core: DaemonCore, isRoot: Bool, logger: Logger
-    ) async -> [Listener] {
+    ) -> [Listener] {
         guard !addresses.isEmpty else { return [] }
         let sources = Array(Set(core.sources.sources.map(\.descriptor.kind))).sorted().joined(separator: ",")
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.autoRead, value: false)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        GPSDConnection(core: core, sources: sources, logger: logger))
-                }
-            }
+        let connect = connections(group: group, core: core, sources: sources, logger: logger)
         var listeners: [Listener] = []
         for address in addresses.flatMap(\.sockets) {
             do {
+                let listener: Listener
                 switch address {
                 case let .tcp(host, port):
-                    listeners.append(Listener(channel: try await bootstrap.bind(host: host, port: port).get()))
+                    let listening = try ListeningSocket.bind(host: host, port: port)
+                    listener = Listener(
+                        acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger))
                 case let .unix(path):
                     try ListeningSocket.prepare(path: path, logger: logger)
-                    let channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+                    let listening = try ListeningSocket.bind(path: path)
                     _ = chmod(path, isRoot ? 0o666 : 0o600)
-                    listeners.append(Listener(channel: channel, socketPath: path))
+                    listener = Listener(
+                        acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger),
+                        socketPath: path)
                 }
+                listener.acceptor.start(connect)
+                listeners.append(listener)
                 logger.info("Speaking gpsd's protocol", metadata: ["address": "\(address)"])
             } catch {
                 logger.error(
@@ -53,6 +51,31 @@ enum GPSDFrontDoor {
             }
         }
         return listeners
+    }
+
+    /// What the front door's acceptors do with each connection: hand it to NIO with the options and handler
+    /// `ServerBootstrap` gave, the descriptor kept with the socket's cookie for the direct writes (`DirectSocket`).
+    static func connections(
+        group: any EventLoopGroup, core: DaemonCore, sources: String, logger: Logger
+    ) -> Acceptor.Connect {
+        { descriptor in
+            let bootstrap = ClientBootstrap(group: group)
+                .channelOption(.autoRead, value: false)
+                .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+                .channelInitializer { channel in
+                    DirectSocket.cookie(of: channel).flatMapThrowing { cookie in
+                        try channel.pipeline.syncOperations.addHandler(
+                            GPSDConnection(
+                                core: core, sources: sources,
+                                socket: cookie.map { DirectSocket.Accepted(descriptor: descriptor, cookie: $0) },
+                                logger: logger))
+                    }
+                }
+            // On failure NIO has closed the channel, and with it the descriptor.
+            bootstrap.withConnectedSocket(descriptor).whenFailure { error in
+                logger.warning("Cannot serve a gpsd client", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// The peer's identity from the kernel: `SO_PEERCRED` on a Unix socket, the loopback peer's process through

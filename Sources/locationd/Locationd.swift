@@ -259,6 +259,7 @@ struct Locationd: AsyncParsableCommand {
         let listening: Int32
         let ownsSocketFile: Bool
         let acceptor: Acceptor
+        let relay: CredentialRelay
         do {
             if let fd = ListeningSocket.activated(environment: environment) {
                 listening = fd
@@ -272,12 +273,14 @@ struct Locationd: AsyncParsableCommand {
                 logger.info("Listening", metadata: ["socket": "\(socketPath)", "database": "\(databasePath)"])
             }
             acceptor = try Acceptor(listening: listening, logger: logger)
+            relay = try CredentialRelay(logger: logger)
         } catch {
             try? await group.shutdownGracefully()
             FileHandle.standardError.write(Data("locationd: \(error)\n".utf8))
             throw ExitCode(75)
         }
-        acceptor.start(Self.connections(group: group, core: core, logger: logger))
+        acceptor.start(Self.connections(group: group, core: core, relay: relay, logger: logger))
+        defer { relay.stop() }
         let geoclueService: GeoClueService?
         do {
             geoclueService = try await startGeoClue(core: core, logger: logger)
@@ -290,11 +293,11 @@ struct Locationd: AsyncParsableCommand {
         defer { geoclueService?.stop() }
 
         let service = AcceptorService(acceptor: acceptor, socketPath: ownsSocketFile ? socketPath : nil, logger: logger)
-        let gpsdListeners = await GPSDFrontDoor.listen(
+        let gpsdListeners = GPSDFrontDoor.listen(
             try gpsdListen.map { try GPSDListenAddress.parse($0) }, group: group, core: core, isRoot: isRoot,
             logger: logger)
         let gpsdServices = gpsdListeners.map {
-            ServerService(channel: $0.channel, socketPath: $0.socketPath, logger: logger)
+            AcceptorService(acceptor: $0.acceptor, socketPath: $0.socketPath, logger: logger)
         }
         // Ready once every front door is open: a unit ordered after locationd finds GeoClue2 and gpsd's port there.
         ListeningSocket.notifyReady(environment: environment, logger: logger)
@@ -358,17 +361,42 @@ struct Locationd: AsyncParsableCommand {
     }
 
     /// What the acceptor does with each connection (`Acceptor`): hands it to NIO, whose channel knows it by its
-    /// descriptor from the start, so the daemon's direct writes need no search for it (issue 37, item 6).
-    static func connections(group: MultiThreadedEventLoopGroup, core: DaemonCore, logger: Logger) -> Acceptor.Connect {
+    /// descriptor from the start, so the daemon's direct writes need no search for it (issue 37, item 6). The peer is
+    /// read here, before any byte of the connection is (`PeerIdentity.accepted`), and that read is the connection's
+    /// identity: a Settings executable's connection goes to NIO through the `relay`, which passes on only what the
+    /// process that connected wrote (decision 0100); every other connection goes to NIO as it is.
+    static func connections(
+        group: MultiThreadedEventLoopGroup, core: DaemonCore, relay: CredentialRelay, logger: Logger
+    ) -> Acceptor.Connect {
         let connections = ConnectionCounter(limit: core.limits.maximumConnectionsPerUID)
         let partial = PartialFrames(limit: core.limits.maximumPartialFrameBytes)
         let frameTimeout = core.limits.frameTimeout
-        return { descriptor in
+        return { accepted in
+            let peer = PeerIdentity.accepted(accepted)
+            var descriptor = accepted
+            if let peer, peer.pidfd >= 0 {
+                if let executable = peer.executable, DaemonCore.settingsExecutables.contains(executable) {
+                    switch relay.relay(accepted, connector: peer.pidfd, pid: peer.credentials.pid) {
+                    case let .relayed(end): descriptor = end
+                    case .unsupported: close(peer.pidfd)
+                    case let .failed(reason):
+                        // Refused rather than served unchecked.
+                        logger.warning("Cannot check a Settings connection", metadata: ["error": "\(reason)"])
+                        close(peer.pidfd)
+                        close(accepted)
+                        return
+                    }
+                } else {
+                    close(peer.pidfd)
+                }
+            }
             let bootstrap = ClientBootstrap(group: group)
                 .channelOption(.autoRead, value: false)
                 .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
-                .channelInitializer { channel in
-                    PeerIdentity.of(channel).and(DirectSocket.cookie(of: channel)).flatMap { found in
+                .channelInitializer { [descriptor] channel in
+                    let identity = peer.map { PeerIdentity.of($0, on: channel.eventLoop) }
+                        ?? channel.eventLoop.makeSucceededFuture(nil)
+                    return identity.and(DirectSocket.cookie(of: channel)).flatMap { found in
                         let (identity, cookie) = found
                         return channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(
@@ -427,20 +455,6 @@ struct Locationd: AsyncParsableCommand {
         let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
         return state + "/corelocation/locationd.sqlite"
-    }
-}
-
-/// Runs until SIGTERM: then closes the listening socket (and its file when we bound it).
-struct ServerService: Service {
-    let channel: any Channel
-    let socketPath: String?
-    let logger: Logger
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        logger.info("Shutting down")
-        try? await channel.close()
-        if let socketPath { unlink(socketPath) }
     }
 }
 

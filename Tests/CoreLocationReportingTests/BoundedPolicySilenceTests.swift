@@ -46,6 +46,31 @@ import Testing
         #expect(arrivals.allSatisfy { decided($0) >= lastBeforeStay + 420 }, "\(arrivals.map(decided))")
     }
 
+    /// Indoors, fixes every 5 s wander ±15 m around the place (a step of 30 m: 6 m/s from one fix to the next), and
+    /// the receiver then goes quiet for 5 minutes: the silence is an arrival, decided 120 s after the last fix. The
+    /// speed before it is measured net over the last 30 s of fixes (about 0), not from the last step, which reads as
+    /// a tunnel's (issue 35: 3 of the tuning half's stays). A car into a tunnel is still one (the test below).
+    @Test func aWanderThatFallsSilentSettlesThoughItsLastStepWasFast() throws {
+        var fixes: [Fix] = []
+        for i in 0..<100 { fixes.append(fix(x: Double(i) * 5, t: Double(i) * 4)) }
+        let arrive = 99.0 * 4 + 5
+        for i in 0..<12 {
+            fixes.append(fix(x: 495 + (i % 2 == 0 ? 15 : -15), y: Double(i % 3) * 4, t: arrive + Double(i) * 5))
+        }
+        let last = arrive + 55
+        for i in 0..<10 { fixes.append(fix(x: 495, t: last + 300 + Double(i) * 5)) }
+        let decisions = run(fixes, BoundedPolicy.Parameters())
+        let arrival = try #require(decisions.first { $0.kind == .arrival }, "\(decisions.map(\.reason))")
+        #expect(arrival.reason == "settled: no fix for 120 s")
+        #expect(decided(arrival) == last + 120)
+        #expect(arrival.point.time == epoch.timeIntervalSince1970 + last)
+
+        var lastStep = BoundedPolicy.Parameters()
+        lastStep.silenceSpeedWindow = 0
+        let before = run(fixes, lastStep).filter { $0.kind == .arrival }
+        #expect(!before.contains { decided($0) == last + 120 }, "from the last step (6 m/s) the silence is a tunnel")
+    }
+
     /// Driving at 15 m/s into a 3-minute tunnel: the silence is not an arrival, and no arrival or
     /// departure is reported around it.
     @Test(arguments: [15.0, -1.0])

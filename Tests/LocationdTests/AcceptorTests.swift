@@ -1,7 +1,11 @@
 import CoreLocationDaemonProtocol
+import CoreLocationEngine
 import CoreLocationGPSDTestSupport
+import CoreLocationSources
+import CoreLocationStorage
 import Foundation
 import Logging
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -11,9 +15,9 @@ import Testing
 import Glibc
 #endif
 
-/// The daemon accepts its connections itself (`Acceptor`), so it knows each one's descriptor and duplicates it
-/// for direct writes without searching its descriptors for it (issue 37, item 6: the search read the cookie of
-/// every open descriptor, on the event loop, at every hello).
+/// The daemon accepts its connections itself (`Acceptor`), on its own socket and on the gpsd front door's, so it knows
+/// each one's descriptor and duplicates it for direct writes without searching its descriptors for it (issue 37,
+/// item 6: the search read the cookie of every open descriptor, on the event loop, at every hello).
 @Suite(.serialized) struct AcceptorTests {
     /// Socket pairs held open while the test runs, as a daemon holds its other connections.
     static func held(_ pairs: Int) -> [Int32] {
@@ -28,8 +32,8 @@ import Glibc
     }
 
     /// With 1 000 other sockets open, a connection accepted by the acceptor is duplicated reading two cookies
-    /// (its own, its copy's), where the search read more than a thousand; the copy is that connection's socket
-    /// both ways.
+    /// (its own, its copy's), where the search of `/proc/self/fd` (0098) read more than a thousand; the copy is that
+    /// connection's socket both ways.
     @Test func anAcceptedConnectionIsDuplicatedWithoutASearch() async throws {
         let others = Self.held(500)
         defer { others.forEach { close($0) } }
@@ -74,18 +78,48 @@ import Glibc
             return recv(copy, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         }
         #expect(count == 13)
+    }
 
-        // The search the acceptor replaces, among the same descriptors: it reads one cookie per descriptor until the
-        // match, so where the accepted number falls decides its cost (beside other suites, a low number freed by
-        // another test made it cheap). For a socket whose number is the highest (here: a cookie no descriptor has,
-        // which the search must look at every descriptor to rule out) it reads them all.
-        let found = DirectSocket.duplicate(cookie: cookie)
-        if let found { close(found) }
-        #expect(found != nil)
-        let beforeScan = DirectSocket.cookiesRead.load(ordering: .relaxed)
-        let none = DirectSocket.duplicate(cookie: 0)
-        let scanned = DirectSocket.cookiesRead.load(ordering: .relaxed) - beforeScan
-        #expect(none == nil && scanned > 1_000, "\(scanned) cookies read by the search")
+    /// The gpsd front door's connections are accepted by an acceptor too (decision 0099): with 1 000 other sockets
+    /// open, a client's socket is duplicated for the direct writes reading 2 cookies. On main the front door
+    /// accepted with NIO's `ServerBootstrap` and found the socket by a scan of `/proc/self/fd`, one cookie per open
+    /// descriptor (over 1 000 here), at every connection.
+    @Test func aGPSDClientIsDuplicatedWithoutASearch() async throws {
+        let others = Self.held(500)
+        defer { others.forEach { close($0) } }
+        let directory = try ScratchDirectory("front-door")
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let scheduler = ManualScheduler()
+        let core = DaemonCore(
+            store: try AuthorizationStore(path: directory.path("d.sqlite")), databasePath: directory.path("d.sqlite"),
+            sources: SharedSources([], clock: { scheduler.now }), scheduler: scheduler,
+            configuration: LocationEngine.Configuration(), environmentPolicy: nil, limits: DaemonLimits(),
+            daemonUID: getuid(), launcher: .exec, logger: logger)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let path = directory.path("gpsd.sock")
+        let listeners = GPSDFrontDoor.listen(
+            [.unix(path: path)], group: group, core: core, isRoot: false, logger: logger)
+        #expect(listeners.count == 1)
+
+        let before = DirectSocket.cookiesRead.load(ordering: .relaxed)
+        let client = try UnixSocket.connect(path: path)
+        defer { close(client) }
+        UnixSocket.setReceiveTimeout(client, seconds: 10)
+        // VERSION comes at once; DEVICES once the client is identified and its engine client open, which on main
+        // came after the scan, and here after the duplicate made when the channel became active.
+        #expect(UnixSocket.writeAll(client, Array("?DEVICES;\n".utf8)))
+        var received = ""
+        while !received.contains(#""class":"DEVICES""#) {
+            let bytes = UnixSocket.readSome(client)
+            if bytes.isEmpty { break }
+            received += String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(received.contains(#""class":"VERSION""#) && received.contains(#""class":"DEVICES""#), "\(received)")
+        let read = DirectSocket.cookiesRead.load(ordering: .relaxed) - before
+        #expect(read == 2, "\(read) cookies read")
+        listeners.forEach { $0.acceptor.stop() }
+        try await group.shutdownGracefully()
+        withExtendedLifetime(directory) {}
     }
 
     /// A number that no longer is the accepted socket (NIO closed it and another socket took it) gives no

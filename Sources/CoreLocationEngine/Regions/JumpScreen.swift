@@ -65,9 +65,16 @@ public struct JumpScreen: Sendable, Hashable, Codable {
     /// Whether a jump is being held (the newest fix was rejected).
     public var isHolding: Bool { holdSince != nil }
 
+    /// How many of the fixes before the newest, each rejected when it came, the newest verdict showed to be the
+    /// user's path: a hold whose fixes agreed for `holdTime`, or whose fixes this one continues at their pace; 0
+    /// otherwise. A consumer that keeps what it rejected (the reporter, which owes its bound on every fix of the
+    /// user's path) takes them up, oldest first, before the newest.
+    public private(set) var releasedCount = 0
+
     /// Screens one fix (valid: accuracy ≥ 0, finite coordinate). A fix not newer than the last one
     /// screened is a jump unless it agrees with the last accepted one (a repeat).
     public mutating func screen(_ fix: Fix) -> Verdict {
+        releasedCount = 0
         let sample = Sample(
             time: fix.timestamp.timeIntervalSince1970, latitude: fix.latitude, longitude: fix.longitude,
             accuracy: max(0, fix.horizontalAccuracy))
@@ -84,6 +91,14 @@ public struct JumpScreen: Sendable, Hashable, Codable {
         // While a jump is held, the time it lasts gives the user no room to speed up: back means within
         // what the recent speed covers (a held spike is not a gap).
         if plausible(from: last, to: sample, recent: recentSpeed, holding: holdSince != nil) {
+            // The hold ends. Its fixes were the user's path after all when this fix continues them at their own pace
+            // (a one-way step: a receiver that corrected itself, whose path then passes where the old one led), not
+            // when it steps back from them (a jump, and back). The regions do without them either way.
+            if let lastHeld, holdSince != nil,
+                plausible(from: lastHeld, to: sample, recent: Self.netSpeed(held, window: parameters.speedWindow))
+            {
+                releasedCount = held.count
+            }
             holdSince = nil
             held.removeAll()
             accept(sample)
@@ -96,6 +111,7 @@ public struct JumpScreen: Sendable, Hashable, Codable {
                 holdSince = nil
                 accepted.removeAll()
                 for fix in held { accept(fix) }
+                releasedCount = held.count - 1
                 held.removeAll()
                 return .accepted
             }
@@ -114,6 +130,16 @@ public struct JumpScreen: Sendable, Hashable, Codable {
         let net = Self.distance(first, last) / (last.time - first.time)
         let step = max(0, Self.distance(previous, last) - previous.accuracy - last.accuracy) / (last.time - previous.time)
         return max(net, step)
+    }
+
+    /// Net speed over the newest `window` seconds of `samples` (the last step's, over a shorter span); 0 for one.
+    static func netSpeed(_ samples: [Sample], window: Double) -> Double {
+        guard let last = samples.last,
+            let first = samples.first(where: { last.time - $0.time <= window && $0.time < last.time })
+                ?? (samples.count > 1 ? samples[samples.count - 2] : nil),
+            last.time > first.time
+        else { return 0 }
+        return distance(first, last) / (last.time - first.time)
     }
 
     private func plausible(from a: Sample, to b: Sample, recent: Double, holding: Bool = false, within: Bool = false)

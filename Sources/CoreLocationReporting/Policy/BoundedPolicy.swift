@@ -21,7 +21,8 @@ import Foundation
 /// error wanders by 10–15 m, or a user who dawdles, is not still until the visit detector's 5 minutes
 /// have passed, and the arrival then falls after them; the mean is steadier than any one fix
 /// (decision 0046). A fourth rule needs no fix at all: a *silent receiver* (no fix for `silence`, 120 s,
-/// after a good fix no faster than `silenceSpeed`, walking pace) settles the user at that last fix, at
+/// after a good fix no faster than `silenceSpeed`, by its own speed or, without one, net over the last
+/// `silenceSpeedWindow` of fixes) settles the user at that last fix, at
 /// the moment the silence ran out (`tick(at:)`, when `nextTick` has come). A receiver goes quiet as its
 /// user walks indoors, and a logger that records by distance (the Garmin logs of the benchmark: a fix
 /// every ~10 m) says nothing while its user stands still; either way the next fix, near the place or
@@ -83,6 +84,11 @@ public struct BoundedPolicy: Sendable {
         /// which a silence is a tunnel, not an arrival. A brisk walk (2 m/s on the real tracks' last fix
         /// before a stay) to a car rolling into a car park.
         public var silenceSpeed = 5.0
+        /// Seconds of good fixes over which the speed before a silence is measured, net from the first to the last,
+        /// when the fix states none (a GPX replay); 0 = the last step's. A step of a few seconds between fixes that
+        /// wander 30–100 m indoors reads 5–10 m/s, a tunnel's speed, and the silence settled nothing (tuning half: 3
+        /// stays whose receiver went quiet after such a step); over 30 s the wander nets out and a car does not.
+        public var silenceSpeedWindow = 30.0
         public var screen = FixScreen()
         /// Stays whose fixes wander (decision 0064's third and fourth sections): the engine's `StayTracker` with these
         /// parameters settles them, tells their wander from leaving, and their walk out is traced from when it
@@ -126,6 +132,16 @@ public struct BoundedPolicy: Sendable {
         /// 58 times (false departures from wanders), 0.9 and 0.95 four and five times.
         public var walkAwayPersistence = 0.95
         public var walkAwaySpreads = 2.0
+        /// Spreads of a stay the tracker held that its walk out is put back by: the walk's line, put back to the place,
+        /// less the time the walk takes to cross this many spreads (`walkOutStart`). The place's fixes reach about two
+        /// spreads (RMS) from its centre (a 2-D Gaussian's lie beyond that 2 % of the time), so a walk is surely out
+        /// only there; with one spread the walk's first fixes, still inside the wander, were taken for the stay's
+        /// (tuning half: 17 moving fixes beyond ε, up to 63 m, once the jump screen let such stays last to their end).
+        public var walkOutSpreads = 2.0
+        /// Without a walk to fit (the receiver went quiet as the user left), the walk out is traced from the last fix
+        /// within this many spreads of the centre: a fix surely at the place (a fifth of the place's fixes lie that
+        /// close, few of a walk's).
+        public var walkOutFallbackSpreads = 0.5
 
         public init() {}
     }
@@ -189,6 +205,19 @@ public struct BoundedPolicy: Sendable {
             return []
         }
         lastFixWasGood = true
+        // Fixes held as a jump that turned out to be the user's path: taken up first, decided now.
+        var out: [ReportDecision] = []
+        for earlier in screen.released {
+            poorFixes -= 1
+            out += handleGood(earlier).map {
+                ReportDecision(kind: $0.kind, point: $0.point, decidedAt: fix.timestamp, reason: $0.reason)
+            }
+        }
+        return out + handleGood(fix)
+    }
+
+    /// A fix the screen passed.
+    private mutating func handleGood(_ fix: Fix) -> [ReportDecision] {
         let point = ReportPoint(fix)
         (previousGood, lastGood) = (lastGood, point)
         let now = point.time
@@ -214,7 +243,12 @@ public struct BoundedPolicy: Sendable {
     public var nextTick: Date? {
         guard phase == .moving, let silence = parameters.silence, let last = lastGood else { return nil }
         var speed = last.speed
-        if speed < 0, let previous = previousGood, last.time > previous.time {
+        if speed < 0, parameters.silenceSpeedWindow > 0,
+            let first = dwell.first(where: { last.time - $0.time <= parameters.silenceSpeedWindow }),
+            last.time > first.time
+        {
+            speed = SynchronizedDistance.distance(first, last) / (last.time - first.time)
+        } else if speed < 0, let previous = previousGood, last.time > previous.time {
             speed = SynchronizedDistance.distance(previous, last) / (last.time - previous.time)
         }
         guard speed <= parameters.silenceSpeed else { return nil }
@@ -555,15 +589,18 @@ public struct BoundedPolicy: Sendable {
     private var walkingSpeed: Double { parameters.stays?.walkingSpeed ?? 0.6 }
 
     /// When the walk out of a stay the tracker held began, at the latest (decision 0064): the walk's fixes
-    /// (`walkOutFit`) fitted by a line in time, put back to the place, less the time the walk takes to cross one
-    /// spread (the wander the place's fixes had then: the walk's first fixes carry it too). A walk slower than
-    /// 0.3 m/s, or too few fixes to fit, falls back to the last fix within one spread of the centre.
+    /// (`walkOutFit`) fitted by a line in time, put back to the place, less the time the walk takes to cross
+    /// `walkOutSpreads` spreads (the wander the place's fixes had then: the walk's first fixes carry it too). A walk
+    /// slower than 0.3 m/s, or too few fixes to fit, falls back to the last fix within `walkOutFallbackSpreads` of
+    /// the centre.
     private func walkOutStart(_ point: ReportPoint, centre: StayCentre) -> Double? {
-        let fallback = recent.last { centre.distance(to: $0) <= max(wander, parameters.epsilon) }?.time
+        let fallback = recent.last {
+            centre.distance(to: $0) <= max(parameters.walkOutFallbackSpreads * wander, parameters.epsilon)
+        }?.time
         guard let fit = walkOutFit(point, centre: centre), fit.speed >= 0.3 else {
             return fallback ?? recent.first?.time
         }
-        return fit.start - wander / fit.speed
+        return fit.start - parameters.walkOutSpreads * wander / fit.speed
     }
 
     /// The walk out's line: the fixes since the first of the run outside the stay's envelope (at least the tracker's

@@ -36,6 +36,9 @@ if let v = knob("WPERSIST") { parameters.wanderPersistence = v }
 if let v = knob("WSTEP") { parameters.wanderStep = v }
 if let v = knob("WLEAVE") { parameters.walkAwayPersistence = v }
 if let v = knob("WLEAVED") { parameters.walkAwaySpreads = v }
+if let v = knob("WOUTK") { parameters.walkOutSpreads = v }
+if let v = knob("WOUTR") { parameters.walkOutFallbackSpreads = v }
+if let v = knob("SILW") { parameters.silenceSpeedWindow = v }
 let out = URL(fileURLWithPath: arguments[1])
 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
 let pattern = /<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)">(?:(?!<\/trkpt>)[\s\S])*?<time>([^<]+)<\/time>/
