@@ -14,7 +14,18 @@ import Glibc
 /// hello came (queued, as before an exec) or after echoing the token.
 @Suite(.enabled(if: RawClient.isAvailable, "needs python3 (Debian package python3)"))
 struct ConnectThenExecTests {
-    static let script = RawClient.framing + #"""
+    /// Reads the daemon's hello, echoes its token and sends `request` (the client's side of the token rule).
+    static let confirming = #"""
+        def confirm_then(request):
+            server = receive()
+            print(server, flush=True)
+            token = json.loads(server).get("token", "")
+            confirm = {"type": "request", "id": 99, "body": {"type": "confirmIdentity", "token": token}}
+            s.sendall(frame(json.dumps(confirm)) + frame(request))
+
+        """#
+
+    static let script = RawClient.framing + confirming + #"""
         mode, hello, request = sys.argv[2:5]
         if mode == "queued":
             # Everything written before the daemon's hello could be read, as a process does before it execs.
@@ -22,11 +33,7 @@ struct ConnectThenExecTests {
             print(receive(), flush=True)
         else:
             s.sendall(frame(hello))
-            server = receive()
-            print(server, flush=True)
-            token = json.loads(server).get("token", "")
-            confirm = {"type": "request", "id": 99, "body": {"type": "confirmIdentity", "token": token}}
-            s.sendall(frame(json.dumps(confirm)) + frame(request))
+            confirm_then(request)
         while True:
             message = receive()
             if json.loads(message).get("type") == "reply":
@@ -73,7 +80,7 @@ struct ConnectThenExecTests {
     /// `authorize` an app. The daemon is stopped (SIGSTOP) from before P connects until P has exec'd, so it reads P's
     /// executable after the exec, as an attacker who wins the race makes it: the connection is a Settings one. C's
     /// bytes are not P's, so the connection ends before they count. On main C's `authorize` was accepted.
-    static let forkThenExec = RawClient.framing + #"""
+    static let forkThenExec = RawClient.framing + confirming + #"""
         import os, signal, time
         daemon, settings, hello, request = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
         s.sendall(frame(hello))
@@ -90,11 +97,7 @@ struct ConnectThenExecTests {
         print("exec'd: %s" % os.readlink("/proc/%d/exe" % parent), flush=True)
         os.kill(daemon, signal.SIGCONT)
         try:
-            server = receive()
-            print(server, flush=True)
-            token = json.loads(server).get("token", "")
-            confirm = {"type": "request", "id": 99, "body": {"type": "confirmIdentity", "token": token}}
-            s.sendall(frame(json.dumps(confirm)) + frame(request))
+            confirm_then(request)
             while True:
                 message = json.loads(receive())
                 if message.get("type") == "reply" and message.get("id") == 1:
