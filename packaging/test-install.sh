@@ -156,19 +156,21 @@ for user in corelocation alice; do
 done
 # `simulate` makes the simulated source the only one (locationd's makeSources): the receivers get a run of their
 # own, without it, with a client whose request gives them demand.
-cat >"$machine/etc/corelocation/locationd.conf.receivers" <<'CONF'
-source = gpsd://127.0.0.1:2947
-source = serial:/dev/ttyS3?baud=9600
-CONF
-inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
-inside systemctl restart locationd.service
-# The client tracks (`locate` gives up after 10 s, when the engine is only turning to the serial line), waiting for a
-# fix that neither receiver gives (gpsd has no device, the line no UART): it ends at its timeout, waited for below, so
-# that no process of the user corelocation is left when the purge deletes the user.
-inside setpriv --reuid corelocation --regid corelocation --init-groups --reset-env -- \
-    env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout 25 /usr/bin/locationctl \
-    track --limit 1 --format json >/dev/null 2>&1 &
-waiting=$!
+# track_with SOURCES SECONDS: locationd restarted with SOURCES as its locationd.conf, and a client of the user
+# corelocation tracking in the background for at most SECONDS ($waiting: its pid). It tracks (`locate` gives up after
+# 10 s, when the engine is only turning to the serial line), waiting for a fix that no receiver here gives (gpsd has no
+# device, the line no UART): it ends at its timeout, waited for below, so that no process of the user corelocation is
+# left when the purge deletes the user.
+track_with() {
+    printf '%s\n' "$1" >"$machine/etc/corelocation/locationd.conf.receivers"
+    inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
+    inside systemctl restart locationd.service
+    inside setpriv --reuid corelocation --regid corelocation --init-groups --reset-env -- \
+        env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout "$2" /usr/bin/locationctl \
+        track --limit 1 --format json >/dev/null 2>&1 &
+    waiting=$!
+}
+track_with $'source = gpsd://127.0.0.1:2947\nsource = serial:/dev/ttyS3?baud=9600' 25
 sleep 5
 pid="$(inside systemctl show -p MainPID --value locationd.service)"
 if [ "${pid:-0}" -gt 0 ]; then
@@ -188,13 +190,7 @@ wait "$waiting" || true
 # The serial line on its own (beside gpsd the engine keeps to gpsd): its open must reach the device — the daemon holds
 # it, or, with no UART behind ttyS3 (a VM whose one serial port is its console), the kernel answers ENXIO "No such
 # device or address" — and not the sandbox's EPERM, which the journal check below catches.
-echo "source = serial:/dev/ttyS3?baud=9600" >"$machine/etc/corelocation/locationd.conf.receivers"
-inside cp /etc/corelocation/locationd.conf.receivers /etc/corelocation/locationd.conf
-inside systemctl restart locationd.service
-inside setpriv --reuid corelocation --regid corelocation --init-groups --reset-env -- \
-    env HOME=/tmp CORELOCATION_DAEMON=require CORELOCATION_PROMPT=never timeout 10 /usr/bin/locationctl \
-    track --limit 1 --format json >/dev/null 2>&1 &
-waiting=$!
+track_with "source = serial:/dev/ttyS3?baud=9600" 10
 serial=""
 for _ in $(seq 40); do
     pid="$(inside systemctl show -p MainPID --value locationd.service)"
