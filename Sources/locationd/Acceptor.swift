@@ -179,6 +179,17 @@ extension ListeningSocket {
     }
 }
 
+extension Acceptor {
+    /// How an accepted socket is handed to NIO (`ClientBootstrap.withConnectedSocket`), on the daemon's socket and
+    /// the gpsd front door's alike: read only when the handler asks (`autoRead` off), and a write buffer whose
+    /// high-water mark tells a client that does not read.
+    static func bootstrap(group: any EventLoopGroup) -> ClientBootstrap {
+        ClientBootstrap(group: group)
+            .channelOption(.autoRead, value: false)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+    }
+}
+
 extension ListeningSocket {
     /// A TCP socket bound to `host` (a numeric address, or a name resolved to its first address, as NIO's
     /// `ServerBootstrap.bind(host:port:)` did) and `port`, listening (backlog 256, `SO_REUSEADDR`, as the bootstrap

@@ -59,9 +59,7 @@ enum GPSDFrontDoor {
         group: any EventLoopGroup, core: DaemonCore, sources: String, logger: Logger
     ) -> Acceptor.Connect {
         { descriptor in
-            let bootstrap = ClientBootstrap(group: group)
-                .channelOption(.autoRead, value: false)
-                .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+            let bootstrap = Acceptor.bootstrap(group: group)
                 .channelInitializer { channel in
                     DirectSocket.cookie(of: channel).flatMapThrowing { cookie in
                         try channel.pipeline.syncOperations.addHandler(

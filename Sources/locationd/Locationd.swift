@@ -390,9 +390,7 @@ struct Locationd: AsyncParsableCommand {
                     close(peer.pidfd)
                 }
             }
-            let bootstrap = ClientBootstrap(group: group)
-                .channelOption(.autoRead, value: false)
-                .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 128 * 1024))
+            let bootstrap = Acceptor.bootstrap(group: group)
                 .channelInitializer { [descriptor] channel in
                     let identity = peer.map { PeerIdentity.of($0, on: channel.eventLoop) }
                         ?? channel.eventLoop.makeSucceededFuture(nil)

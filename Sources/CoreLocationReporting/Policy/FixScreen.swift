@@ -18,14 +18,15 @@ import Foundation
 /// silent; issue 35).
 public struct FixScreen: Sendable, Hashable, Codable {
     public var maximumAccuracy: Double
-    public var jumps: JumpScreen.Parameters
+    /// The jump rule's parameters.
+    public var jumps: JumpScreen.Parameters { screen.parameters }
 
     public enum Verdict: Sendable, Hashable {
         case good
         case poor(String)
     }
 
-    private var screen: JumpScreen?
+    private var screen: JumpScreen
     private var newest: Double?
     /// The fixes the jump rule turned away since it last accepted one (the newest `rejectedLimit`).
     private var rejected: [Fix] = []
@@ -46,7 +47,7 @@ public struct FixScreen: Sendable, Hashable, Codable {
     ///     250 km/h, faster than the road traffic this is for).
     public init(maximumAccuracy: Double = 50, jumps: JumpScreen.Parameters = JumpScreen.Parameters()) {
         self.maximumAccuracy = maximumAccuracy
-        self.jumps = jumps
+        screen = JumpScreen(parameters: jumps)
     }
 
     public mutating func screen(_ fix: Fix) -> Verdict {
@@ -62,11 +63,9 @@ public struct FixScreen: Sendable, Hashable, Codable {
         // that agrees with the last fix.
         if let newest, time <= newest { return .poor("not newer than the last fix") }
         newest = time
-        var jumpScreen = screen ?? JumpScreen(parameters: jumps)
-        defer { screen = jumpScreen }
-        switch jumpScreen.screen(fix) {
+        switch screen.screen(fix) {
         case .accepted:
-            released = Array(rejected.suffix(jumpScreen.releasedCount))
+            released = Array(rejected.suffix(screen.releasedCount))
             rejected.removeAll()
             return .good
         case .jump:
