@@ -41,6 +41,27 @@ import Glibc
         #expect(locate.status == 0 && locate.stdout.contains("+10.500000, +20.250000"), "\(locate)")
     }
 
+    /// Why the package installs hard links: through symbolic links the kernel names the one target for both
+    /// programs, so the locationctl beside the daemon is not the client's executable and a Settings request is refused.
+    @Test func symbolicLinksAreNotTheSettingsApp() async throws {
+        let harness = try DaemonHarness()
+        let bin = try Self.install(["corelocation"], in: harness)
+        let links = bin + "/links"
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        for name in ["locationd", "locationctl"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: links + "/" + name, withDestinationPath: bin + "/corelocation")
+        }
+        let extra = ["CORELOCATION_DEFAULT_POLICY": "deny", "CORELOCATION_DAEMON": "require"]
+        try await harness.start(
+            ["--simulate", "10.5,20.25"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"],
+            executable: URL(fileURLWithPath: links + "/locationd"))
+        let authorize = try await harness.run(
+            links + "/locationctl", ["authorize", "locationctl", "always"], extra: extra)
+        #expect(authorize.status != 0, "\(authorize)")
+        #expect(authorize.stderr.contains("is a Settings request"), "\(authorize)")
+    }
+
     @Test func eachNameIsItsProgramAndAnotherNameSaysWhatItIs() async throws {
         let harness = try DaemonHarness()
         let bin = try Self.install(["locationd", "locationctl", "corelocation"], in: harness)
