@@ -16,7 +16,9 @@ import PackageDescription
 //   CoreLocationRuntime         where Core Location runs (in this process or in locationd), behind one interface;
 //                               authorization policy, identity, prompters, the one composition root
 //   CoreLocation                Apple's names only: forwards to the runtime's interface, holds no policy
-//   locationd, locationctl      the system service (runtime, never the façade) and the command-line tool
+//   LocationdCommand, LocationctlCommand   the system service (runtime, never the façade) and the command-line tool
+//   locationd, locationctl, corelocation   their programs: one each (thin mains), and one multi-call binary that is
+//                                          either by the name it is called under, the one the package installs (0101)
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -28,6 +30,8 @@ let package = Package(
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .executable(name: "locationctl", targets: ["locationctl"]),
         .executable(name: "locationd", targets: ["locationd"]),
+        // locationd and locationctl in one binary, by the name it is called under (docs/decisions/0101).
+        .executable(name: "corelocation", targets: ["corelocation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -176,8 +180,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The command-line tool: the façade and the runtime's interface, with every source module its options name.
-        .executableTarget(
-            name: "locationctl",
+        // A library, so that one binary can hold it and the daemon (docs/decisions/0101).
+        .target(
+            name: "LocationctlCommand",
             dependencies: [
                 "CoreLocation",
                 "CoreLocationRuntime",
@@ -197,9 +202,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The system service: an engine host per app over shared sources, through the runtime, never the façade
-        // (docs/decisions/0010, 0011, 0066).
-        .executableTarget(
-            name: "locationd",
+        // (docs/decisions/0010, 0011, 0066). A library, so that one binary can hold it and the tool (0101).
+        .target(
+            name: "LocationdCommand",
             dependencies: [
                 "CoreLocationBeacons",
                 "CoreLocationCellular",
@@ -220,6 +225,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The programs (docs/decisions/0101): `locationd` and `locationctl` alone, what the tests, the README and
+        // `swift run` use, and `corelocation`, both in one binary, which the package installs under both names as
+        // hard links. The only `@main`s (top-level code) are here: each library holds its entry point, never one.
+        .executableTarget(name: "locationd", dependencies: ["LocationdCommand"], swiftSettings: strictSettings),
+        .executableTarget(name: "locationctl", dependencies: ["LocationctlCommand"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "corelocation",
+            dependencies: ["LocationdCommand", "LocationctlCommand"],
             swiftSettings: strictSettings
         ),
         // A small app used by the end-to-end tests: it runs a CLLocationManager under RunLoop.main,
@@ -359,7 +374,9 @@ let package = Package(
         .testTarget(
             name: "LocationdTests",
             dependencies: [
-                "locationd", "locationctl", "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
+                // LocationdCommand: the daemon's code, @testable; the programs, run as processes.
+                "LocationdCommand", "locationd", "locationctl", "corelocation",
+                "CoreLocationProbe", "CoreLocationAppProbe", "CoreLocationDaemonProtocol",
                 "CoreLocationEngine", "CoreLocationGPSDTestSupport",
                 // LocationctlBothWaysTests: BlueZ (python-dbusmock) on a private bus for `locationctl beacons`.
                 "CoreLocationDBusTestSupport",

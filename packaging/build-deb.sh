@@ -1,20 +1,25 @@
 #!/bin/sh
 # Builds, for Debian 12, in .build/deb/:
-#   corelocation_VERSION_ARCH.deb         locationd and locationctl (stripped; the Swift runtime linked statically, so
-#                                         the target needs no toolchain), the gazetteer, the systemd units, manual
+#   corelocation_VERSION_ARCH.deb         locationd and locationctl, one multi-call binary under both names as hard
+#                                         links (stripped; the Swift runtime linked statically, so the target needs
+#                                         no toolchain; docs/decisions/0101), the gazetteer, the systemd units, manual
 #                                         pages, the configuration file; a system user `corelocation` and the
 #                                         socket's group made by the maintainer scripts
-#   corelocation-dbgsym_VERSION_ARCH.deb  their debug symbols under /usr/lib/debug/.build-id/ (as Debian's
+#   corelocation-dbgsym_VERSION_ARCH.deb  its debug symbols under /usr/lib/debug/.build-id/ (as Debian's
 #                                         automatic -dbgsym packages), for gdb and Swift's backtracer
 #
 #   packaging/build-deb.sh [VERSION]              # release build, then both packages (VERSION: packaging/debian/changelog's)
-#   BINARIES=DIR packaging/build-deb.sh           # package binaries already built (DIR holds locationd, locationctl and
+#   BINARIES=DIR packaging/build-deb.sh           # package binaries already built (DIR holds corelocation, the
+#                                                 # multi-call binary, and
 #                                                 # swift-corelocation_CoreLocationGeocoding.resources/)
 #   lintian --info .build/deb/corelocation_*.deb  # no error: the one tag left, embedded-library zlib (swift-nio-extras'
 #                                                 # copy, which AsyncHTTPClient links), is overridden with its reason
 #                                                 # (packaging/debian/lintian-overrides; docs/decisions/0070)
 #
-# Layout (docs/decisions/0070): the binaries in /usr/bin; the gazetteer in /usr/share/swift-corelocation/, one of the
+# Layout (docs/decisions/0070): the binary in /usr/bin as `locationd` and `locationctl`, two hard links to one file
+# (docs/decisions/0101: one binary is half the size of two; hard links, not symbolic ones, because the daemon
+# recognises locationctl by the path the kernel reports for a process's executable, which for a hard link is the name
+# it was started by and for a symbolic link the one target; dpkg-deb's tar keeps the link, dpkg makes it again); the gazetteer in /usr/share/swift-corelocation/, one of the
 # places the geocoder looks (Gazetteer+Loading.swift), not a SwiftPM bundle beside the binaries (lintian:
 # subdir-in-usr-bin). GRDB's bundle holds only Apple's PrivacyInfo.xcprivacy, which nothing reads: not shipped.
 # Manual pages: swift-argument-parser's generate-manual tool (the GenerateManual plugin's) run on the built binaries.
@@ -48,9 +53,7 @@ export SOURCE_DATE_EPOCH
 DAY=$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)
 
 if [ -z "${BINARIES:-}" ]; then
-    for product in locationd locationctl; do
-        swift build -c release --static-swift-stdlib --product "$product"
-    done
+    swift build -c release --static-swift-stdlib --product corelocation
     BINARIES=$(swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 GAZETTEER=$BINARIES/swift-corelocation_CoreLocationGeocoding.resources/gazetteer.bin
@@ -69,20 +72,21 @@ install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/lib/systemd/system" "$PKG/usr/lib/
     "$PKG/etc/corelocation" "$PKG/usr/share/doc/corelocation" "$PKG/usr/share/polkit-1/rules.d" \
     "$PKG/usr/share/swift-corelocation" "$PKG/usr/share/man/man1" "$PKG/usr/share/man/man8" "$DBG/DEBIAN"
 
-# Stripped as dh_strip strips; the symbols go to the -dbgsym package, named by build id.
-BUILD_IDS=""
-for name in locationd locationctl; do
-    id=$(readelf -n "$BINARIES/$name" | awk '/Build ID:/ { print $3 }')
-    [ -n "$id" ] || { echo "build-deb.sh: $name has no build id" >&2; exit 1; }
-    prefix=$(echo "$id" | cut -c1-2)
-    install -d "$DBG/usr/lib/debug/.build-id/$prefix"
-    objcopy --only-keep-debug --compress-debug-sections=zlib "$BINARIES/$name" \
-        "$DBG/usr/lib/debug/.build-id/$prefix/$(echo "$id" | cut -c3-).debug"
-    chmod 0644 "$DBG/usr/lib/debug/.build-id/$prefix/"*.debug
-    strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$PKG/usr/bin/$name" "$BINARIES/$name"
-    chmod 0755 "$PKG/usr/bin/$name"
-    BUILD_IDS="$BUILD_IDS $id"
-done
+# Stripped as dh_strip strips; the symbols go to the -dbgsym package, named by build id. One binary, installed as
+# locationd and hard-linked as locationctl: it runs as the one or the other by the name it is started under.
+BINARY=$BINARIES/corelocation
+[ -f "$BINARY" ] || { echo "build-deb.sh: $BINARY is missing" >&2; exit 1; }
+id=$(readelf -n "$BINARY" | awk '/Build ID:/ { print $3 }')
+[ -n "$id" ] || { echo "build-deb.sh: $BINARY has no build id" >&2; exit 1; }
+prefix=$(echo "$id" | cut -c1-2)
+install -d "$DBG/usr/lib/debug/.build-id/$prefix"
+objcopy --only-keep-debug --compress-debug-sections=zlib "$BINARY" \
+    "$DBG/usr/lib/debug/.build-id/$prefix/$(echo "$id" | cut -c3-).debug"
+chmod 0644 "$DBG/usr/lib/debug/.build-id/$prefix/"*.debug
+strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$PKG/usr/bin/locationd" "$BINARY"
+chmod 0755 "$PKG/usr/bin/locationd"
+ln "$PKG/usr/bin/locationd" "$PKG/usr/bin/locationctl"
+BUILD_IDS=" $id"
 install -m 0644 "$GAZETTEER" "$PKG/usr/share/swift-corelocation/gazetteer.bin"
 
 install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$PKG/lib/systemd/system/"
@@ -138,7 +142,7 @@ shlibs=$OUT/shlibdeps
 rm -rf "$shlibs" && mkdir -p "$shlibs/debian"
 printf 'Source: corelocation\n\nPackage: corelocation\nArchitecture: any\n' > "$shlibs/debian/control"
 here=$(pwd)
-DEPENDS=$(cd "$shlibs" && dpkg-shlibdeps -O -e"$here/$PKG/usr/bin/locationd" -e"$here/$PKG/usr/bin/locationctl" |
+DEPENDS=$(cd "$shlibs" && dpkg-shlibdeps -O -e"$here/$PKG/usr/bin/locationd" |
     sed -n 's/^shlibs:Depends=//p')
 
 installed_size() { du -sk --exclude=DEBIAN "$1" | cut -f1; }
@@ -183,5 +187,12 @@ for root in "$PKG" "$DBG"; do
     find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch --no-dereference -d "@$SOURCE_DATE_EPOCH" {} +
     dpkg-deb --root-owner-group -Zxz --build "$root" "$OUT/" >/dev/null
 done
+# The two names must be one file in the package: dpkg-deb's tar stores the file once and the other name as a hard
+# link entry (names sorted, so `locationd link to ./usr/bin/locationctl`), and dpkg installs it as a hard link again.
+dpkg-deb --fsys-tarfile "$PKG.deb" | tar -tvf - |
+    grep -Eq '^h.* \./usr/bin/(locationd link to \./usr/bin/locationctl|locationctl link to \./usr/bin/locationd)$' || {
+    echo "build-deb.sh: usr/bin/locationd and usr/bin/locationctl are not hard links of one file in $PKG.deb" >&2
+    exit 1
+}
 echo "Built $OUT/corelocation_${VERSION}_${ARCH}.deb ($(du -k "$PKG.deb" | cut -f1) KiB, installs $(installed_size "$PKG") KiB)"
 echo "Built $OUT/corelocation-dbgsym_${VERSION}_${ARCH}.deb ($(du -k "$DBG.deb" | cut -f1) KiB)"

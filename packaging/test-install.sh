@@ -2,7 +2,8 @@
 # The .deb installed for real (dpkg -i, maintainer scripts and all) into a booted Debian 12: a debootstrap tree run
 # by systemd-nspawn with systemd as its PID 1, so the hardened locationd.service runs under a real systemd with
 # every directive applied. Checks (each failure is named, and the script exits 1):
-#   - dpkg -i succeeds; the maintainer scripts made the user corelocation (in dialout), /var/lib/corelocation 0700,
+#   - dpkg -i succeeds; /usr/bin/locationd and /usr/bin/locationctl are hard links of one file (decision 0101); the
+#     maintainer scripts made the user corelocation (in dialout), /var/lib/corelocation 0700,
 #     and enabled and started locationd.socket through deb-systemd-helper / deb-systemd-invoke
 #   - `systemd-analyze verify` passes on the system units and the per-user units, man pages included; the
 #     security exposure of locationd.service is at most 2.5
@@ -109,6 +110,9 @@ inside getent passwd corelocation | grep -q ':/var/lib/corelocation:/usr/sbin/no
 inside id -nG corelocation | grep -qw dialout || fail "corelocation is not in dialout"
 [ "$(inside stat -c '%a %U %G' /var/lib/corelocation)" = "700 corelocation corelocation" ] \
     || fail "/var/lib/corelocation: $(inside stat -c '%a %U %G' /var/lib/corelocation)"
+# One binary under two names (docs/decisions/0101): dpkg made the hard link again.
+[ "$(inside stat -c '%i %h' /usr/bin/locationd)" = "$(inside stat -c '%i %h' /usr/bin/locationctl)" ] \
+    && [ "$(inside stat -c %h /usr/bin/locationd)" = 2 ] || fail "/usr/bin/locationd and locationctl are not one file"
 [ "$(inside systemctl is-enabled locationd.socket)" = enabled ] || fail "locationd.socket is not enabled"
 [ "$(inside systemctl is-active locationd.socket)" = active ] || fail "locationd.socket is not listening"
 [ "$(inside systemctl is-active locationd.service || true)" = inactive ] || fail "locationd.service started before a client"

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 #if canImport(Glibc)
 import Glibc

@@ -4,7 +4,7 @@ import Foundation
 #endif
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 /// `CFormat` against glibc's own `printf` (through `String(format:)`, which hands `%f` to it): the front door must
 /// print what gpsd prints, digit for digit, for every value a fix can hold.

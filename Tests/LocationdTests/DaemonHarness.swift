@@ -54,10 +54,11 @@ final class DaemonHarness: Sendable {
     @discardableResult
     func start(
         _ arguments: [String] = ["--simulate", "48.8584,2.2945"], waitForSocket: Bool = true, extra: [String: String] = [:],
-        hermetic: Bool = true, through wrapper: [String] = []
+        hermetic: Bool = true, through wrapper: [String] = [], executable: URL? = nil
     ) async throws -> ChildProcess {
         let process = ChildProcess()
-        let locationd = Self.products.appendingPathComponent("locationd")
+        // `executable`: another locationd than the built one (MultiCallBinaryTests: the multi-call binary's link).
+        let locationd = executable ?? Self.products.appendingPathComponent("locationd")
         // No locationd.conf of the machine's (root's default is /etc/corelocation/locationd.conf)
         // unless the test names one.
         let config = arguments.contains("--config") || !hermetic ? [] : ["--config", "/dev/null"]

@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 /// Issue 39 with gpsd's own clients: `gpspipe` (Debian's gpsd-clients) and a raw client of the protocol against a
 /// real locationd whose gpsd front door listens on a free loopback port. The simulated source stands at one point,

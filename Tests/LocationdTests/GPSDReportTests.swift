@@ -7,7 +7,7 @@ import CoreLocationGPSDTestSupport
     import Glibc
 #endif
 
-@testable import locationd
+@testable import LocationdCommand
 
 /// The gpsd front door's pieces without a daemon: what it writes against what gpsd 3.22 wrote, what it reads,
 /// where it listens, how it names a loopback peer's socket.

@@ -2,7 +2,7 @@ import CoreLocationStorage
 import Foundation
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 /// What of a process's environment locationd stores to start it again: its own variables and where its files are,
 /// never the reporter's server password (issue 37, item 8).

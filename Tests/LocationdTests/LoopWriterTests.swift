@@ -7,7 +7,7 @@ import NIOPosix
 import Synchronization
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import CoreLocationStorage
 import Foundation
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 /// locationd's status names the device of a source's last fix when the source gathers from several (a modem
 /// source, `FixOriginReporting`, decision 0035): the shared sources ask the real source, not a proxy, and the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import locationd
+@testable import LocationdCommand
 
 #if canImport(Glibc)
 import Glibc

@@ -3,7 +3,16 @@ import CoreLocationCellular
 import CoreLocationNetwork
 import CoreLocation
 
-@main
+/// The command-line tool's entry point, for the programs that run it: the `locationctl` executable and the
+/// multi-call binary (`corelocation`, installed as `locationd` and `locationctl`: docs/decisions/0101). No `@main`
+/// here: two `@main` async commands linked into one program give one weak async entry symbol twice.
+public enum LocationctlProgram {
+    /// Runs `locationctl` with `arguments` (argv without the program name); exits the process on an error.
+    public static func main(arguments: [String]) async {
+        await LocationCtl.main(arguments: arguments)
+    }
+}
+
 struct LocationCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationctl",
@@ -28,13 +37,13 @@ struct LocationCtl: AsyncParsableCommand {
         ]
     )
 
-    static func main() async {
+    static func main(arguments: [String]) async {
         LogSetup.bootstrap()
         // ip:, wifi:, modem: source URLs (docs/decisions/0038).
         NetworkSourceMakers.register()
         ModemSourceMakers.register()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

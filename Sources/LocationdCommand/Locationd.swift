@@ -19,7 +19,17 @@ import Glibc
 
 extension Launcher: ExpressibleByArgument {}
 
-@main
+/// The daemon's entry point, for the programs that run it: the `locationd` executable and the multi-call binary
+/// (`corelocation`, installed as `locationd` and `locationctl`: docs/decisions/0101). No `@main` here: two `@main`
+/// async commands linked into one program give one weak async entry symbol twice, and the linker keeps either.
+public enum LocationdProgram {
+    /// Runs the daemon with `arguments` (argv without the program name) and returns when it has shut down; exits
+    /// the process on a usage or configuration error, as `AsyncParsableCommand.main()` does.
+    public static func main(arguments: [String]) async {
+        await Locationd.main(commandLine: arguments)
+    }
+}
+
 struct Locationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locationd",
@@ -160,8 +170,7 @@ struct Locationd: AsyncParsableCommand {
     var logLevel: String = "info"
 
     /// Parses the configuration file under the command line (LocationdConfig), then runs.
-    static func main() async {
-        let commandLine = Array(CommandLine.arguments.dropFirst())
+    static func main(commandLine: [String]) async {
         // The daemon hosts the network and modem sources for every app (docs/decisions/0038).
         NetworkSourceMakers.register()
         ModemSourceMakers.register()
