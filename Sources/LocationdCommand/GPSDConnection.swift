@@ -19,6 +19,8 @@ final class GPSDConnection: ChannelInboundHandler {
     /// The socket's descriptor (NIO's) and cookie, from the front door's acceptor: duplicated when the channel
     /// becomes active, for the direct writes (`DirectSocket`; decision 0099).
     private let socket: DirectSocket.Accepted?
+    /// A Unix peer's credentials and executable as the kernel gave them at accept; nil on TCP (`GPSDFrontDoor.identify`).
+    private let accepted: PeerIdentity.Accepted?
     private var context: ChannelHandlerContext?
     /// Made when the channel becomes active: everything this client is sent goes through its output.
     private var fixes: GPSDFixWriter?
@@ -41,9 +43,13 @@ final class GPSDConnection: ChannelInboundHandler {
     /// live receiver (decision 0090); nil otherwise, and then its sentences are made from its fixes.
     private var relayTokens: [(any SentenceRelaying, UInt64)]?
 
-    init(core: DaemonCore, sources: String, socket: DirectSocket.Accepted? = nil, logger: Logger) {
+    init(
+        core: DaemonCore, sources: String, accepted: PeerIdentity.Accepted? = nil, socket: DirectSocket.Accepted? = nil,
+        logger: Logger
+    ) {
         self.core = core
         self.sources = sources
+        self.accepted = accepted
         self.socket = socket
         self.logger = logger
     }
@@ -69,7 +75,7 @@ final class GPSDConnection: ChannelInboundHandler {
         self.fixes = fixes
         send(GPSDReport.version)
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        GPSDFrontDoor.identify(channel).whenSuccess { identity in
+        GPSDFrontDoor.identify(channel, accepted: accepted).whenSuccess { identity in
             DaemonCore.identityQueue.async {
                 let client = core.openProtocolClient(identity: identity, service: .gpsd, label: label) { event in
                     if case let .delivery(delivery) = event {

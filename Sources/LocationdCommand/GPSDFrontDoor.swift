@@ -24,7 +24,6 @@ enum GPSDFrontDoor {
     ) -> [Listener] {
         guard !addresses.isEmpty else { return [] }
         let sources = Array(Set(core.sources.sources.map(\.descriptor.kind))).sorted().joined(separator: ",")
-        let connect = connections(group: group, core: core, sources: sources, logger: logger)
         var listeners: [Listener] = []
         for address in addresses.flatMap(\.sockets) {
             do {
@@ -33,7 +32,8 @@ enum GPSDFrontDoor {
                 case let .tcp(host, port):
                     let listening = try ListeningSocket.bind(host: host, port: port)
                     listener = Listener(
-                        acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger))
+                        acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger),
+                        socketPath: nil)
                 case let .unix(path):
                     try ListeningSocket.prepare(path: path, logger: logger)
                     let listening = try ListeningSocket.bind(path: path)
@@ -42,7 +42,9 @@ enum GPSDFrontDoor {
                         acceptor: try Acceptor(listening: listening, name: "locationd-gpsd", logger: logger),
                         socketPath: path)
                 }
-                listener.acceptor.start(connect)
+                listener.acceptor.start(
+                    connections(
+                        group: group, core: core, sources: sources, unix: listener.socketPath != nil, logger: logger))
                 listeners.append(listener)
                 logger.info("Speaking gpsd's protocol", metadata: ["address": "\(address)"])
             } catch {
@@ -55,16 +57,21 @@ enum GPSDFrontDoor {
 
     /// What the front door's acceptors do with each connection: hand it to NIO with the options and handler
     /// `ServerBootstrap` gave, the descriptor kept with the socket's cookie for the direct writes (`DirectSocket`).
+    /// A Unix peer's credentials and executable are read from the descriptor at accept, before a byte of it is
+    /// read, as the daemon's own socket does (decision 0100): a later read could name what the process exec'd since.
     static func connections(
-        group: any EventLoopGroup, core: DaemonCore, sources: String, logger: Logger
+        group: any EventLoopGroup, core: DaemonCore, sources: String, unix: Bool, logger: Logger
     ) -> Acceptor.Connect {
         { descriptor in
+            let accepted = unix ? PeerIdentity.accepted(descriptor) : nil
+            // No relay here (gpsd's commands are no Settings requests): the pidfd is not needed past the read.
+            if let pidfd = accepted?.pidfd, pidfd >= 0 { close(pidfd) }
             let bootstrap = Acceptor.bootstrap(group: group)
                 .channelInitializer { channel in
                     DirectSocket.cookie(of: channel).flatMapThrowing { cookie in
                         try channel.pipeline.syncOperations.addHandler(
                             GPSDConnection(
-                                core: core, sources: sources,
+                                core: core, sources: sources, accepted: accepted,
                                 socket: cookie.map { DirectSocket.Accepted(descriptor: descriptor, cookie: $0) },
                                 logger: logger))
                     }
@@ -76,10 +83,13 @@ enum GPSDFrontDoor {
         }
     }
 
-    /// The peer's identity from the kernel: `SO_PEERCRED` on a Unix socket, the loopback peer's process through
-    /// `/proc/net/tcp{,6}` (`LoopbackPeer`) on TCP; nil for any other peer. Read off the event loop.
-    static func identify(_ channel: any Channel) -> EventLoopFuture<PeerIdentity?> {
-        guard let remote = channel.remoteAddress, remote.protocol != .unix else { return PeerIdentity.of(channel) }
+    /// The peer's identity from the kernel: on a Unix socket what was read at accept (`accepted`), the loopback
+    /// peer's process through `/proc/net/tcp{,6}` (`LoopbackPeer`) on TCP; nil for any other peer. Read off the event
+    /// loop.
+    static func identify(_ channel: any Channel, accepted: PeerIdentity.Accepted?) -> EventLoopFuture<PeerIdentity?> {
+        guard let remote = channel.remoteAddress, remote.protocol != .unix else {
+            return accepted.map { PeerIdentity.of($0, on: channel.eventLoop) } ?? channel.eventLoop.makeSucceededFuture(nil)
+        }
         guard let remoteHost = remote.ipAddress, let remotePort = remote.port, let local = channel.localAddress,
             let localHost = local.ipAddress, let localPort = local.port
         else { return channel.eventLoop.makeSucceededFuture(nil) }

@@ -31,7 +31,7 @@ extension PeerIdentity {
         var pidfdLength = socklen_t(MemoryLayout<Int32>.size)
         if getsockopt(descriptor, SOL_SOCKET, peerPidfdOption, &pidfd, &pidfdLength) != 0 { pidfd = -1 }
         var executable = reader(credentials.pid)
-        // As `of(_:)` does: the executable counts only if the process that connected still has the pid after the read.
+        // The executable counts only if the process that connected still has the pid after the read (else it was reused).
         if pidfd >= 0, pid(ofPidfd: pidfd) != credentials.pid { executable = nil }
         return Accepted(credentials: credentials, executable: executable, pidfd: pidfd)
     }

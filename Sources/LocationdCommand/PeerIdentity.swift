@@ -61,27 +61,6 @@ struct PeerIdentity: Sendable, Hashable {
     /// `SO_PEERPIDFD` (Linux 6.5): a pidfd of the process that connected.
     static let peerPidfdOption: Int32 = 77
 
-    /// The peer's identity, read off the event loop (`/proc/PID/environ` can be large; decision 0069). Where the
-    /// kernel gives a pidfd of the connecting process, the executable read by pid counts only if that process is
-    /// still the one with the pid after the read: else the pid may have been reused (decision 0011).
-    static func of(_ channel: any Channel) -> EventLoopFuture<PeerIdentity?> {
-        let credentials: EventLoopFuture<Credentials?> = DirectSocket.socketOption(peerCredentialsOption, of: channel)
-        let pidfd: EventLoopFuture<Int32?> = DirectSocket.socketOption(peerPidfdOption, of: channel)
-        return credentials.and(pidfd).flatMap { found -> EventLoopFuture<PeerIdentity?> in
-            let (credentials, pidfd) = found
-            let promise = channel.eventLoop.makePromise(of: PeerIdentity?.self)
-            DaemonCore.identityQueue.async {
-                defer { if let pidfd, pidfd >= 0 { close(pidfd) } }
-                guard var identity = credentials.flatMap({ PeerIdentity(credentials: $0) }) else {
-                    return promise.succeed(nil)
-                }
-                if let pidfd, pidfd >= 0, pid(ofPidfd: pidfd) != identity.pid { identity.kernelExecutable = nil }
-                promise.succeed(identity)
-            }
-            return promise.futureResult
-        }.recover { _ in nil }
-    }
-
     /// The pid a pidfd's process has now (`Pid:` of its fdinfo), or nil when it has exited (`-1`) or is unknown.
     static func pid(ofPidfd pidfd: Int32) -> Int32? {
         guard let data = FileManager.default.contents(atPath: "/proc/self/fdinfo/\(pidfd)") else { return nil }

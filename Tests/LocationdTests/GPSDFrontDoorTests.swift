@@ -178,7 +178,7 @@ struct GPSDFrontDoorTests {
         #expect(await watcher.wait { $0.count("TPV") >= before + 2 })
     }
 
-    /// The Unix socket: the peer is named by SO_PEERCRED, and its watch gets TPVs.
+    /// The Unix socket: the peer is named by SO_PEERCRED and its executable, read at accept, and its watch gets TPVs.
     @Test func unixSocketClient() async throws {
         let harness = try DaemonHarness()
         let path = harness.directory + "/gpsd.sock"
@@ -189,8 +189,11 @@ struct GPSDFrontDoorTests {
         client.send(#"?WATCH={"enable":true};"# + "\n")
         #expect(await client.wait { $0.count("TPV") >= 1 }, "\(harness.logText)")
         #expect(client.objects("TPV").first?["lat"] as? Double == Self.point.latitude)
+        // The gpsd client's own line: the harness's readiness client (this executable too) is logged with its app.
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        #expect(await harness.logContains("app=\(executable)"), "\(harness.logText)")
+        #expect(await harness.logContains("Protocol client opened"), "\(harness.logText)")
+        let opened = harness.logText.split(separator: "\n").filter { $0.contains("Protocol client opened") }
+        #expect(opened.count == 1 && opened.allSatisfy { $0.contains("app=\(executable)") }, "\(opened)")
     }
 
     /// A program that is a socket client of the daemon too (no Info.plist: its app has no usage description) and
