@@ -86,7 +86,6 @@ chmod 0644 "$DBG/usr/lib/debug/.build-id/$prefix/"*.debug
 strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$PKG/usr/bin/locationd" "$BINARY"
 chmod 0755 "$PKG/usr/bin/locationd"
 ln "$PKG/usr/bin/locationd" "$PKG/usr/bin/locationctl"
-BUILD_IDS=" $id"
 install -m 0644 "$GAZETTEER" "$PKG/usr/share/swift-corelocation/gazetteer.bin"
 
 install -m 0644 packaging/systemd/locationd.socket packaging/systemd/locationd.service "$PKG/lib/systemd/system/"
@@ -175,7 +174,7 @@ Depends: corelocation (= $VERSION)
 Section: debug
 Priority: optional
 Auto-Built-Package: debug-symbols
-Build-Ids:$BUILD_IDS
+Build-Ids: $id
 Description: debug symbols for corelocation
 CONTROL
 # As dh_strip's -dbgsym packages: the documentation directory is the main package's.

@@ -21,14 +21,23 @@ import Glibc
         return directory
     }
 
+    /// The clients' environment: they must reach the daemon; with the default policy deny only a stored decision
+    /// authorizes them.
+    static let clientEnvironment = ["CORELOCATION_DEFAULT_POLICY": "deny", "CORELOCATION_DAEMON": "require"]
+
+    /// The daemon started through `locationd` (a link to the multi-call binary), default policy deny.
+    static func startDaemon(_ locationd: String, in harness: DaemonHarness) async throws {
+        try await harness.start(
+            ["--simulate", "10.5,20.25"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"],
+            executable: URL(fileURLWithPath: locationd))
+    }
+
     @Test func theLinksRunTheDaemonAndTheSettingsAppBesideIt() async throws {
         let harness = try DaemonHarness()
         let bin = try Self.install(["locationd", "locationctl"], in: harness)
         // Default policy deny: only the stored decision authorizes `locate` below.
-        let extra = ["CORELOCATION_DEFAULT_POLICY": "deny", "CORELOCATION_DAEMON": "require"]
-        try await harness.start(
-            ["--simulate", "10.5,20.25"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"],
-            executable: URL(fileURLWithPath: bin + "/locationd"))
+        let extra = Self.clientEnvironment
+        try await Self.startDaemon(bin + "/locationd", in: harness)
         // A Settings request: accepted only from the locationctl beside the running locationd, recognised by the path
         // the kernel reports for the client's executable, which for a hard link is the name it was started by.
         let authorize = try await harness.run(
@@ -52,10 +61,8 @@ import Glibc
             try FileManager.default.createSymbolicLink(
                 atPath: links + "/" + name, withDestinationPath: bin + "/corelocation")
         }
-        let extra = ["CORELOCATION_DEFAULT_POLICY": "deny", "CORELOCATION_DAEMON": "require"]
-        try await harness.start(
-            ["--simulate", "10.5,20.25"], extra: ["CORELOCATION_DEFAULT_POLICY": "deny"],
-            executable: URL(fileURLWithPath: links + "/locationd"))
+        let extra = Self.clientEnvironment
+        try await Self.startDaemon(links + "/locationd", in: harness)
         let authorize = try await harness.run(
             links + "/locationctl", ["authorize", "locationctl", "always"], extra: extra)
         #expect(authorize.status != 0, "\(authorize)")
